@@ -1,0 +1,15 @@
+// Shared jest settings for every workspace: ts-jest without type-checking
+// (the build type-checks), node environment.
+'use strict';
+const path = require('node:path');
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json') }],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper: {
+    '^cdkd/plugin-api$': path.join(__dirname, 'src/plugin-api/index.ts'),
+  },
+};

@@ -1,0 +1,319 @@
+/**
+ * The one place configuration is read. Every setting resolves with the same
+ * precedence: command-line flag > environment variable > cdkd config file
+ * (cosmiconfig, module name `cdkd`) > `cdk.json` (`app`, `context`,
+ * `context.cdkd.*`) > default. The result is a plain typed object; nothing else
+ * in cdkd reads `process.env` or config files for these settings.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ConfigError } from '../util/errors';
+
+/** Where a setting's value came from. */
+export type ConfigSource = 'cli-flag' | 'env' | 'config-file' | 'cdk.json' | 'default';
+
+/** Settings a command can pass as flags. Undefined means "not given". */
+export interface ConfigFlags {
+  app?: string;
+  output?: string;
+  context?: string[];
+  region?: string;
+  profile?: string;
+  endpointUrl?: string;
+  verbose?: boolean;
+  stateBucket?: string;
+  statePrefix?: string;
+  lockTtlSeconds?: number;
+  concurrency?: number;
+  stackConcurrency?: number;
+}
+
+/** The shape accepted in a cdkd config file (and under `context.cdkd` in cdk.json). */
+export interface ConfigFile {
+  app?: string;
+  output?: string;
+  region?: string;
+  profile?: string;
+  endpointUrl?: string;
+  stateBucket?: string;
+  statePrefix?: string;
+  lockTtlSeconds?: number;
+  concurrency?: number;
+  stackConcurrency?: number;
+  context?: Record<string, unknown>;
+}
+
+export interface CdkdConfig {
+  /** Working directory the app, cdk.json and config file are resolved from. */
+  cwd: string;
+  /** Command that synthesizes the CDK app, or a path to a cloud assembly directory. */
+  app?: string;
+  /** Cloud assembly output directory. */
+  output: string;
+  /** CDK context: cdk.json `context` < config file `context` < `--context`. */
+  context: Record<string, unknown>;
+  /** Explicit region (undefined: let the client factory resolve it from the profile / SDK chain). */
+  region?: string;
+  profile?: string;
+  /** Endpoint override for every AWS service (`--endpoint-url`). */
+  endpointUrl?: string;
+  verbose: boolean;
+  stateBucket?: string;
+  statePrefix: string;
+  lockTtlSeconds: number;
+  concurrency: number;
+  stackConcurrency: number;
+  /** Path of the cdkd config file that was loaded, if any. */
+  configFile?: string;
+  /** Where each resolved setting came from. */
+  sources: Partial<Record<keyof ConfigFile | 'verbose', ConfigSource>>;
+}
+
+export interface ResolveConfigInput {
+  flags?: ConfigFlags;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export const DEFAULTS = {
+  output: 'cdk.out',
+  statePrefix: 'cdkd',
+  lockTtlSeconds: 30 * 60,
+  concurrency: 10,
+  stackConcurrency: 4,
+} as const;
+
+/** Environment variables cdkd reads, by setting. */
+export const ENV_VARS = {
+  app: 'CDKD_APP',
+  output: 'CDKD_OUTPUT',
+  stateBucket: 'CDKD_STATE_BUCKET',
+  statePrefix: 'CDKD_STATE_PREFIX',
+  lockTtlSeconds: 'CDKD_LOCK_TTL_SECONDS',
+  concurrency: 'CDKD_CONCURRENCY',
+  stackConcurrency: 'CDKD_STACK_CONCURRENCY',
+  endpointUrl: 'CDKD_ENDPOINT_URL',
+} as const;
+
+export const CONFIG_SEARCH_PLACES = [
+  'package.json',
+  '.cdkdrc',
+  '.cdkdrc.json',
+  '.cdkdrc.yaml',
+  '.cdkdrc.yml',
+  '.cdkdrc.js',
+  '.cdkdrc.cjs',
+  '.cdkdrc.ts',
+  'cdkd.config.json',
+  'cdkd.config.js',
+  'cdkd.config.cjs',
+  'cdkd.config.ts',
+];
+
+const FILE_KEYS: Record<keyof ConfigFile, 'string' | 'number' | 'object'> = {
+  app: 'string',
+  output: 'string',
+  region: 'string',
+  profile: 'string',
+  endpointUrl: 'string',
+  stateBucket: 'string',
+  statePrefix: 'string',
+  lockTtlSeconds: 'number',
+  concurrency: 'number',
+  stackConcurrency: 'number',
+  context: 'object',
+};
+
+function validateFileConfig(value: unknown, where: string): ConfigFile {
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new ConfigError(`Invalid cdkd configuration in ${where}: expected an object, got ${JSON.stringify(value)}.`);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const expected = FILE_KEYS[key as keyof ConfigFile];
+    if (!expected) {
+      throw new ConfigError(`Invalid cdkd configuration in ${where}: unknown setting '${key}'.`, {
+        remedy: `Known settings: ${Object.keys(FILE_KEYS).join(', ')}.`,
+      });
+    }
+    const ok = expected === 'object' ? typeof v === 'object' && v !== null && !Array.isArray(v) : typeof v === expected;
+    if (!ok) {
+      throw new ConfigError(
+        `Invalid cdkd configuration in ${where}: '${key}' must be a ${expected}, got ${JSON.stringify(v)}.`,
+      );
+    }
+    out[key] = v;
+  }
+  return out as ConfigFile;
+}
+
+interface CdkJson {
+  app?: string;
+  output?: string;
+  context: Record<string, unknown>;
+  cdkd: ConfigFile;
+}
+
+function readCdkJson(cwd: string): CdkJson {
+  const file = path.join(cwd, 'cdk.json');
+  if (!fs.existsSync(file)) return { context: {}, cdkd: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`Cannot parse ${file}: ${(err as Error).message}`, { remedy: 'Fix the JSON syntax.' });
+  }
+  const obj = (parsed ?? {}) as Record<string, unknown>;
+  const context = { ...((obj.context as Record<string, unknown> | undefined) ?? {}) };
+  const cdkd = validateFileConfig(context.cdkd, `${file} (context.cdkd)`);
+  delete context.cdkd;
+  return {
+    app: typeof obj.app === 'string' ? obj.app : undefined,
+    output: typeof obj.output === 'string' ? obj.output : undefined,
+    context,
+    cdkd,
+  };
+}
+
+function loadConfigFile(cwd: string): { config: ConfigFile; file?: string } {
+  // Required lazily: cosmiconfig is only needed by commands that resolve config.
+  const { cosmiconfigSync } = require('cosmiconfig') as typeof import('cosmiconfig');
+  const explorer = cosmiconfigSync('cdkd', { searchPlaces: CONFIG_SEARCH_PLACES, searchStrategy: 'none' });
+  let result: ReturnType<typeof explorer.search>;
+  try {
+    result = explorer.search(cwd);
+  } catch (err) {
+    const e = err as Error & { filepath?: string };
+    const where = e.filepath ?? findFirstExisting(cwd) ?? cwd;
+    throw new ConfigError(`Cannot load cdkd configuration file ${where}: ${e.message}`, {
+      remedy: 'Fix the file, or remove it.',
+    });
+  }
+  if (!result || result.isEmpty) return { config: {}, file: result?.filepath };
+  return { config: validateFileConfig(result.config, result.filepath), file: result.filepath };
+}
+
+function findFirstExisting(cwd: string): string | undefined {
+  return CONFIG_SEARCH_PLACES.filter((p) => p !== 'package.json')
+    .map((p) => path.join(cwd, p))
+    .find((p) => fs.existsSync(p));
+}
+
+function parseNumber(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw new ConfigError(`Environment variable ${name} must be a positive number, got '${value}'.`);
+  }
+  return n;
+}
+
+/** Parses `--context key=value` entries; values stay strings, as with the CDK CLI. */
+export function parseContextFlags(entries: string[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const entry of entries ?? []) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) {
+      throw new ConfigError(`Invalid --context '${entry}': expected key=value.`);
+    }
+    const key = entry.slice(0, eq);
+    const raw = entry.slice(eq + 1);
+    out[key] = raw;
+  }
+  return out;
+}
+
+export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
+  const env = input.env ?? process.env;
+  const cwd = path.resolve(input.cwd ?? process.cwd());
+  const flags = input.flags ?? {};
+  const cdkJson = readCdkJson(cwd);
+  const { config: file, file: configFile } = loadConfigFile(cwd);
+  const sources: CdkdConfig['sources'] = {};
+
+  function pick<K extends keyof ConfigFile>(
+    key: K,
+    flagValue: ConfigFile[K] | undefined,
+    envValue: ConfigFile[K] | undefined,
+    cdkJsonValue: ConfigFile[K] | undefined,
+  ): ConfigFile[K] | undefined {
+    const candidates: [ConfigSource, ConfigFile[K] | undefined][] = [
+      ['cli-flag', flagValue],
+      ['env', envValue],
+      ['config-file', file[key]],
+      ['cdk.json', cdkJsonValue],
+    ];
+    for (const [source, value] of candidates) {
+      if (value !== undefined && value !== '') {
+        sources[key] = source;
+        return value;
+      }
+    }
+    return undefined;
+  }
+
+  function withDefault<K extends keyof typeof DEFAULTS>(key: K, value: ConfigFile[K] | undefined): (typeof DEFAULTS)[K] | NonNullable<ConfigFile[K]> {
+    if (value !== undefined) return value as NonNullable<ConfigFile[K]>;
+    sources[key] = 'default';
+    return DEFAULTS[key];
+  }
+
+  const app = pick('app', flags.app, env[ENV_VARS.app], cdkJson.cdkd.app ?? cdkJson.app);
+  const output = pick('output', flags.output, env[ENV_VARS.output], cdkJson.cdkd.output ?? cdkJson.output);
+  const region = pick('region', flags.region, env.AWS_REGION || env.AWS_DEFAULT_REGION, cdkJson.cdkd.region);
+  const profile = pick('profile', flags.profile, env.AWS_PROFILE, cdkJson.cdkd.profile);
+  const endpointUrl = pick('endpointUrl', flags.endpointUrl, env[ENV_VARS.endpointUrl], cdkJson.cdkd.endpointUrl);
+  const stateBucket = pick('stateBucket', flags.stateBucket, env[ENV_VARS.stateBucket], cdkJson.cdkd.stateBucket);
+  const statePrefix = pick('statePrefix', flags.statePrefix, env[ENV_VARS.statePrefix], cdkJson.cdkd.statePrefix);
+  const lockTtlSeconds = pick(
+    'lockTtlSeconds',
+    flags.lockTtlSeconds,
+    parseNumber(env[ENV_VARS.lockTtlSeconds], ENV_VARS.lockTtlSeconds),
+    cdkJson.cdkd.lockTtlSeconds,
+  );
+  const concurrency = pick(
+    'concurrency',
+    flags.concurrency,
+    parseNumber(env[ENV_VARS.concurrency], ENV_VARS.concurrency),
+    cdkJson.cdkd.concurrency,
+  );
+  const stackConcurrency = pick(
+    'stackConcurrency',
+    flags.stackConcurrency,
+    parseNumber(env[ENV_VARS.stackConcurrency], ENV_VARS.stackConcurrency),
+    cdkJson.cdkd.stackConcurrency,
+  );
+  const verbose = flags.verbose ?? false;
+  sources.verbose = flags.verbose === undefined ? 'default' : 'cli-flag';
+
+  for (const [name, value] of [
+    ['concurrency', concurrency],
+    ['stackConcurrency', stackConcurrency],
+  ] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+      throw new ConfigError(`${name} must be a positive integer, got ${value}.`);
+    }
+  }
+
+  // Context merges rather than overrides: cdk.json < config file < --context.
+  const context = { ...cdkJson.context, ...(cdkJson.cdkd.context ?? {}), ...(file.context ?? {}), ...parseContextFlags(flags.context) };
+
+  return {
+    cwd,
+    app,
+    output: withDefault('output', output),
+    context,
+    region,
+    profile,
+    endpointUrl,
+    verbose,
+    stateBucket,
+    statePrefix: withDefault('statePrefix', statePrefix),
+    lockTtlSeconds: withDefault('lockTtlSeconds', lockTtlSeconds),
+    concurrency: withDefault('concurrency', concurrency),
+    stackConcurrency: withDefault('stackConcurrency', stackConcurrency),
+    configFile,
+    sources,
+  };
+}

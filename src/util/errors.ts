@@ -1,0 +1,104 @@
+/**
+ * cdkd's error types. Every error the user can see carries a stable `code`,
+ * says what happened and to what, and (where there is one) the remedy.
+ *
+ * Errors are recognised by a `Symbol.for` brand rather than `instanceof`, so a
+ * provider pack that bundles its own copy of these classes (or receives them
+ * through `ctx.errors`) is still recognised by the core.
+ */
+
+const CDKD_ERROR = Symbol.for('cdkd.error');
+
+export interface CdkdErrorOptions {
+  /** Stable machine-readable code, e.g. `STATE_CONFLICT`. */
+  code?: string;
+  /** What the user should do next. Printed after the message. */
+  remedy?: string;
+  /** The underlying error. */
+  cause?: unknown;
+  /** Process exit code when this error ends a command. Default 1. */
+  exitCode?: number;
+}
+
+export class CdkdError extends Error {
+  readonly code: string;
+  readonly remedy?: string;
+  readonly exitCode: number;
+
+  constructor(message: string, options: CdkdErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = options.code ?? 'CDKD_ERROR';
+    this.remedy = options.remedy;
+    this.exitCode = options.exitCode ?? 1;
+    Object.defineProperty(this, CDKD_ERROR, { value: true });
+  }
+
+  /** True for any cdkd error, whichever copy of this module created it. */
+  static isCdkdError(err: unknown): err is CdkdError {
+    return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[CDKD_ERROR] === true;
+  }
+}
+
+/** Bad configuration: a malformed config file, an unknown flag value, a missing setting. */
+export class ConfigError extends CdkdError {
+  constructor(message: string, options: CdkdErrorOptions = {}) {
+    super(message, { code: 'CONFIG_ERROR', ...options });
+  }
+}
+
+/** Context of the resource an error is about. */
+export interface ResourceErrorContext {
+  logicalId?: string;
+  resourceType?: string;
+  physicalId?: string;
+}
+
+/**
+ * A provider could not create, update, read or delete a resource.
+ * Message should name the AWS error; the resource context is filled in by the engine when absent.
+ */
+export class ProvisioningError extends CdkdError {
+  readonly resource: ResourceErrorContext;
+  /** When false the engine's transient-error retry must not retry this error. */
+  readonly retryable: boolean;
+
+  constructor(
+    message: string,
+    options: CdkdErrorOptions & { resource?: ResourceErrorContext; retryable?: boolean } = {},
+  ) {
+    super(message, { code: 'PROVISIONING_ERROR', ...options });
+    this.resource = options.resource ?? {};
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+/** The stack's state was modified by someone else since it was read (ETag mismatch). */
+export class StateConflictError extends CdkdError {
+  constructor(message: string, options: CdkdErrorOptions = {}) {
+    super(message, { code: 'STATE_CONFLICT', ...options });
+  }
+}
+
+/** A stack lock could not be acquired (held by someone else), or was lost. */
+export class LockError extends CdkdError {
+  constructor(message: string, options: CdkdErrorOptions = {}) {
+    super(message, { code: 'LOCK_HELD', ...options });
+  }
+}
+
+/** The input (template, stack name, parameter...) is invalid. */
+export class ValidationError extends CdkdError {
+  constructor(message: string, options: CdkdErrorOptions = {}) {
+    super(message, { code: 'VALIDATION_ERROR', ...options });
+  }
+}
+
+/** Render an error for the terminal: message, then the remedy when there is one. */
+export function formatError(err: unknown): string {
+  if (CdkdError.isCdkdError(err)) {
+    return err.remedy ? `${err.message}\n${err.remedy}` : err.message;
+  }
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,76 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { resolveConfig } from '../../../src/config/config';
+import { ConfigError } from '../../../src/util/errors';
+
+function tmpDir(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-config-'));
+  for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), content);
+  return dir;
+}
+
+describe('resolveConfig', () => {
+  it('applies flag > env > config file > cdk.json > default', () => {
+    const cwd = tmpDir({
+      'cdk.json': JSON.stringify({ app: 'node app.js', context: { a: 1, cdkd: { stateBucket: 'from-cdk-json', statePrefix: 'p1', concurrency: 3 } } }),
+      'cdkd.config.json': JSON.stringify({ statePrefix: 'p2', lockTtlSeconds: 60 }),
+    });
+    const base = resolveConfig({ cwd, env: {} });
+    expect(base.app).toBe('node app.js');
+    expect(base.stateBucket).toBe('from-cdk-json');
+    expect(base.sources.stateBucket).toBe('cdk.json');
+    expect(base.statePrefix).toBe('p2');
+    expect(base.sources.statePrefix).toBe('config-file');
+    expect(base.lockTtlSeconds).toBe(60);
+    expect(base.concurrency).toBe(3);
+    expect(base.output).toBe('cdk.out');
+    expect(base.sources.output).toBe('default');
+    expect(base.context).toEqual({ a: 1 });
+
+    const env = resolveConfig({ cwd, env: { CDKD_STATE_BUCKET: 'from-env', AWS_REGION: 'eu-west-1' } });
+    expect(env.stateBucket).toBe('from-env');
+    expect(env.sources.stateBucket).toBe('env');
+    expect(env.region).toBe('eu-west-1');
+
+    const flag = resolveConfig({
+      cwd,
+      env: { CDKD_STATE_BUCKET: 'from-env' },
+      flags: { stateBucket: 'from-flag', context: ['a=2', 'b=x=y'] },
+    });
+    expect(flag.stateBucket).toBe('from-flag');
+    expect(flag.sources.stateBucket).toBe('cli-flag');
+    expect(flag.context).toEqual({ a: '2', b: 'x=y' });
+  });
+
+  it('reads package.json#cdkd and .cdkdrc', () => {
+    const pkg = tmpDir({ 'package.json': JSON.stringify({ name: 'x', cdkd: { stateBucket: 'pkg-bucket' } }) });
+    expect(resolveConfig({ cwd: pkg, env: {} }).stateBucket).toBe('pkg-bucket');
+    const rc = tmpDir({ '.cdkdrc': 'stateBucket: rc-bucket\n' });
+    expect(resolveConfig({ cwd: rc, env: {} }).stateBucket).toBe('rc-bucket');
+  });
+
+  it('fails on a malformed config file with its path and the parse error', () => {
+    const cwd = tmpDir({ 'cdkd.config.json': '{ "stateBucket": ' });
+    let caught: unknown;
+    try {
+      resolveConfig({ cwd, env: {} });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as Error).message).toContain(path.join(cwd, 'cdkd.config.json'));
+    expect((caught as Error).message).toMatch(/JSON|Unexpected|end/i);
+  });
+
+  it('refuses unknown settings and wrong types', () => {
+    expect(() => resolveConfig({ cwd: tmpDir({ '.cdkdrc.json': '{"stateBuckt":"x"}' }), env: {} })).toThrow(/unknown setting 'stateBuckt'/);
+    expect(() => resolveConfig({ cwd: tmpDir({ '.cdkdrc.json': '{"concurrency":"ten"}' }), env: {} })).toThrow(/'concurrency' must be a number/);
+    expect(() => resolveConfig({ cwd: tmpDir({}), env: { CDKD_CONCURRENCY: 'abc' } })).toThrow(/CDKD_CONCURRENCY/);
+  });
+
+  it('fails on malformed cdk.json', () => {
+    const cwd = tmpDir({ 'cdk.json': '{nope' });
+    expect(() => resolveConfig({ cwd, env: {} })).toThrow(new RegExp(`Cannot parse ${path.join(cwd, 'cdk.json').replace(/[/.]/g, '\\$&')}`));
+  });
+});

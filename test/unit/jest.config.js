@@ -1,0 +1,7 @@
+'use strict';
+module.exports = {
+  ...require('../../jest.preset'),
+  displayName: 'unit',
+  rootDir: '../..',
+  testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+};
