@@ -94,6 +94,58 @@ export class ValidationError extends CdkdError {
   }
 }
 
+/** Where in a template an expression could not be resolved. */
+export interface TemplateLocation {
+  /** The template section of the element: a resource (default), an output, a condition, a parameter. */
+  section?: 'Resources' | 'Outputs' | 'Conditions' | 'Parameters';
+  /** Logical id of the resource (or output / condition / parameter name). */
+  logicalId?: string;
+  /** Property path, e.g. `Properties.Environment.Variables.TABLE` or `Value`. */
+  path?: string;
+  /** JSON of the intrinsic function that failed, e.g. `{"Fn::Select":[5,["a"]]}`. */
+  expression?: string;
+}
+
+const SECTION_NOUN: Record<NonNullable<TemplateLocation['section']>, string> = {
+  Resources: 'resource',
+  Outputs: 'output',
+  Conditions: 'condition',
+  Parameters: 'parameter',
+};
+
+/**
+ * A template expression could not be resolved (bad intrinsic, missing attribute,
+ * unknown parameter...). The message names the resource, the property path and
+ * the expression; the same three are available as `location`.
+ */
+export class TemplateResolutionError extends ValidationError {
+  readonly location: TemplateLocation;
+
+  constructor(message: string, location: TemplateLocation, options: CdkdErrorOptions = {}) {
+    const where = [
+      location.logicalId ? `${SECTION_NOUN[location.section ?? 'Resources']} ${location.logicalId}` : undefined,
+      location.path ? `at ${location.path}` : undefined,
+      location.expression ? `in ${location.expression}` : undefined,
+    ].filter(Boolean);
+    super(where.length > 0 ? `${message} (${where.join(', ')})` : message, { code: 'TEMPLATE_RESOLUTION_ERROR', ...options });
+    this.location = location;
+  }
+}
+
+/** A dependency graph has a cycle; `cycle` lists the ids on it in order (the first repeated at the end). */
+export class DependencyCycleError extends ValidationError {
+  readonly cycle: string[];
+
+  constructor(cycle: string[], options: CdkdErrorOptions = {}) {
+    super(`Circular dependency between ${cycle.join(' -> ')}`, {
+      code: 'DEPENDENCY_CYCLE',
+      remedy: 'Break the cycle: remove one of the references (Ref, Fn::GetAtt, Fn::Sub) or DependsOn entries between these resources.',
+      ...options,
+    });
+    this.cycle = cycle;
+  }
+}
+
 /** Render an error for the terminal: message, then the remedy when there is one. */
 export function formatError(err: unknown): string {
   if (CdkdError.isCdkdError(err)) {
