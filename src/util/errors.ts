@@ -80,6 +80,20 @@ export class StateConflictError extends CdkdError {
   }
 }
 
+/** A state file cannot be read: not JSON, or not the shape of a cdkd state record. Never overwritten. */
+export class StateCorruptError extends CdkdError {
+  constructor(message: string, options: CdkdErrorOptions = {}) {
+    super(message, { code: 'STATE_CORRUPT', ...options });
+  }
+}
+
+/** A state file was written by a newer cdkd (a schema version this binary does not know). */
+export class UnsupportedStateVersionError extends CdkdError {
+  constructor(message: string, options: CdkdErrorOptions = {}) {
+    super(message, { code: 'STATE_VERSION_UNSUPPORTED', ...options });
+  }
+}
+
 /** A stack lock could not be acquired (held by someone else), or was lost. */
 export class LockError extends CdkdError {
   constructor(message: string, options: CdkdErrorOptions = {}) {
