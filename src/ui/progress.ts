@@ -1,0 +1,145 @@
+/**
+ * Renders engine messages for a person. Two modes:
+ *
+ * - `live` (a TTY): finished resources print as permanent lines; the resources
+ *   in progress stay in a live area at the bottom with their elapsed time,
+ *   under a running count and the total time, redrawn a few times a second.
+ * - `events` (no TTY, or `--progress events`): one plain line per event.
+ *
+ * Log lines always pass through (debug only with --verbose). Everything goes to
+ * stderr; stdout stays free for payloads.
+ */
+import { RESOURCE_EVENT, STACK_EVENT, describeResourceEvent } from '../engine/events';
+import type { ResourceEvent, StackEvent } from '../engine/events';
+import type { IoHost, IoMessage } from '../util/io-host';
+
+export type ProgressMode = 'live' | 'events';
+
+export interface ProgressRendererOptions {
+  mode: ProgressMode;
+  verbose?: boolean;
+  stream?: NodeJS.WriteStream | NodeJS.WritableStream;
+  /** Redraw period of the live view. Default 200 ms. */
+  refreshMs?: number;
+  now?: () => number;
+}
+
+const SYMBOL: Record<string, string> = { succeeded: '✓', failed: '✗', skipped: '⚠', retrying: '↻', started: '…' };
+
+interface Running {
+  key: string;
+  event: ResourceEvent;
+  startedAt: number;
+}
+
+export class ProgressRenderer implements IoHost {
+  private readonly stream: NodeJS.WritableStream;
+  private readonly running = new Map<string, Running>();
+  private liveLines = 0;
+  private timer?: NodeJS.Timeout;
+  private readonly startedAt: number;
+  private done = 0;
+  private total = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ProgressRendererOptions) {
+    this.stream = options.stream ?? process.stderr;
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+  }
+
+  notify(msg: IoMessage): void {
+    if (msg.level === 'debug' && !this.options.verbose) return;
+    if (msg.code === RESOURCE_EVENT) return this.onResource(msg.data as ResourceEvent, msg);
+    if (msg.code === STACK_EVENT) {
+      const e = msg.data as StackEvent;
+      if (e.phase === 'planned' && e.total) this.total += e.total;
+    }
+    this.print(this.formatLog(msg));
+  }
+
+  private formatLog(msg: IoMessage): string {
+    const prefix = msg.level === 'warn' ? 'warning: ' : msg.level === 'error' ? 'error: ' : '';
+    return `${prefix}${msg.message}`;
+  }
+
+  private onResource(e: ResourceEvent, msg: IoMessage): void {
+    const key = `${e.stackName}/${e.logicalId}`;
+    if (e.status === 'started') {
+      this.running.set(key, { key, event: e, startedAt: this.now() });
+      if (this.options.mode === 'events') this.print(`  ${SYMBOL.started} ${msg.message}`);
+      else this.ensureTimer();
+      return;
+    }
+    if (e.status === 'retrying') {
+      if (this.options.mode === 'events') this.print(`  ${SYMBOL.retrying} ${msg.message}`);
+      return;
+    }
+    this.running.delete(key);
+    this.done++;
+    this.print(`  ${SYMBOL[e.status] ?? ' '} ${e.stackName}: ${describeResourceEvent(e)}`);
+  }
+
+  /** Prints a permanent line (above the live area in live mode). */
+  private print(line: string): void {
+    if (this.options.mode === 'live') {
+      this.clearLive();
+      this.stream.write(`${line}\n`);
+      this.drawLive();
+    } else {
+      this.stream.write(`${line}\n`);
+    }
+  }
+
+  private ensureTimer(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.clearLive();
+      this.drawLive();
+      if (this.running.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    }, this.options.refreshMs ?? 200);
+    this.timer.unref();
+  }
+
+  private clearLive(): void {
+    if (this.liveLines > 0) {
+      this.stream.write(`\x1b[${this.liveLines}A\x1b[J`);
+      this.liveLines = 0;
+    }
+  }
+
+  private drawLive(): void {
+    if (this.running.size === 0) return;
+    const rows = (this.stream as NodeJS.WriteStream).rows ?? 24;
+    const now = this.now();
+    const lines: string[] = [];
+    const running = [...this.running.values()];
+    const visible = running.slice(0, Math.max(1, rows - 3));
+    for (const r of visible) {
+      const secs = ((now - r.startedAt) / 1000).toFixed(1);
+      lines.push(`  ${SYMBOL.started} ${r.event.stackName}: ${describeResourceEvent(r.event)} (${secs}s)`);
+    }
+    if (running.length > visible.length) lines.push(`  … and ${running.length - visible.length} more in progress`);
+    const count = this.total ? `${this.done}/${this.total}` : `${this.done}`;
+    lines.push(`  [${count} done, ${running.length} in progress, ${((now - this.startedAt) / 1000).toFixed(1)}s]`);
+    this.stream.write(lines.join('\n') + '\n');
+    this.liveLines = lines.length;
+  }
+
+  /** Removes the live area; call when the command ends. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.options.mode === 'live') this.clearLive();
+  }
+}
+
+/** `live` on a TTY unless events were asked for. */
+export function chooseProgressMode(requested: string | undefined, isTty: boolean): ProgressMode {
+  if (requested === 'events') return 'events';
+  if (requested === 'live') return 'live';
+  return isTty ? 'live' : 'events';
+}
