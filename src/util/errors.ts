@@ -160,6 +160,27 @@ export class DependencyCycleError extends ValidationError {
   }
 }
 
+/** The CDK app could not be synthesized, or its constructs reported errors (annotations). */
+export class SynthesisError extends CdkdError {
+  constructor(message: string, options: CdkdErrorOptions = {}) {
+    super(message, { code: 'SYNTHESIS_FAILED', ...options });
+  }
+}
+
+/** A stack selection (names, patterns, `--all`) did not match the app's stacks. */
+export class StackSelectionError extends ValidationError {
+  constructor(message: string, options: CdkdErrorOptions = {}) {
+    super(message, { code: 'STACK_SELECTION', ...options });
+  }
+}
+
+/** An asset could not be built or published; the message names the asset. */
+export class AssetPublishError extends CdkdError {
+  constructor(message: string, options: CdkdErrorOptions = {}) {
+    super(message, { code: 'ASSET_PUBLISH_FAILED', ...options });
+  }
+}
+
 /** Render an error for the terminal: message, then the remedy when there is one. */
 export function formatError(err: unknown): string {
   if (CdkdError.isCdkdError(err)) {
