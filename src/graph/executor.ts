@@ -1,0 +1,173 @@
+/**
+ * Event-driven execution of a {@link Dag}: a node starts the moment its last
+ * dependency succeeds (no level-by-level barrier), with at most `concurrency`
+ * nodes in flight. The first failure, or an abort, stops new dispatch while the
+ * work already in flight finishes; nodes that can no longer run are reported.
+ */
+import { ValidationError } from '../util/errors';
+import type { Dag } from './dag';
+
+/** What happened to one node. */
+export type NodeOutcome =
+  | { status: 'succeeded' }
+  | { status: 'failed'; error: unknown }
+  /** A dependency failed or was skipped: `blockedBy` is that direct dependency, `cause` the node that failed. */
+  | { status: 'skipped'; blockedBy: string; cause: string }
+  /** Never started because dispatch stopped (a failure elsewhere, or the abort signal). */
+  | { status: 'not-started' };
+
+/** Progress events, in the order they happen. */
+export type ExecutorEvent =
+  | { type: 'started'; id: string }
+  | { type: 'succeeded'; id: string }
+  | { type: 'failed'; id: string; error: unknown }
+  | { type: 'skipped'; id: string; blockedBy: string; cause: string };
+
+export interface ExecuteOptions {
+  /** Maximum number of nodes in flight (an integer >= 1; cdkd's `--concurrency`, default 10). */
+  concurrency: number;
+  /**
+   * The work for one node. `signal` is the caller's abort signal (never aborted when
+   * none was given): long waits may watch it, but finishing cleanly is preferred.
+   */
+  run: (id: string, signal: AbortSignal) => Promise<void>;
+  /** Stops new dispatch when aborted (Ctrl-C); in-flight work finishes. */
+  signal?: AbortSignal;
+  /** Called synchronously for every event; must not throw. */
+  onEvent?: (event: ExecutorEvent) => void;
+  /**
+   * `true` (default): the first failure stops new dispatch. `false`: keep running every
+   * node that does not depend on a failed one (best-effort destroy).
+   */
+  stopOnFailure?: boolean;
+}
+
+export interface ExecutionResult {
+  /** Outcome of every node of the graph. */
+  outcomes: Map<string, NodeOutcome>;
+  succeeded: string[];
+  failed: Array<{ id: string; error: unknown }>;
+  skipped: string[];
+  notStarted: string[];
+  /** True when the abort signal stopped dispatch. */
+  aborted: boolean;
+  /** True when every node succeeded. */
+  ok: boolean;
+}
+
+/** Runs every node of `dag` (which must be acyclic) and reports each node's outcome; never rejects for a node's failure. */
+export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promise<ExecutionResult> {
+  const { concurrency, run, onEvent } = options;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new ValidationError(`Concurrency must be a whole number of at least 1, got ${concurrency}.`, {
+      remedy: 'Pass --concurrency with a positive integer.',
+    });
+  }
+  dag.assertAcyclic();
+  const stopOnFailure = options.stopOnFailure ?? true;
+  const signal = options.signal ?? new AbortController().signal;
+
+  const outcomes = new Map<string, NodeOutcome>();
+  const waitingOn = new Map<string, number>();
+  const ready: string[] = [];
+  for (const id of dag.ids()) {
+    const count = dag.dependenciesOf(id).length;
+    waitingOn.set(id, count);
+    if (count === 0) ready.push(id);
+  }
+
+  let inFlight = 0;
+  let stopped = signal.aborted;
+  let aborted = signal.aborted;
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  let settled = false;
+
+  const emit = (event: ExecutorEvent): void => onEvent?.(event);
+
+  const skipDependents = (failedId: string): void => {
+    // Breadth-first so `blockedBy` is the nearest dependency on the way to the failure.
+    const queue = [failedId];
+    while (queue.length > 0) {
+      const from = queue.shift()!;
+      for (const dependent of dag.dependentsOf(from)) {
+        if (outcomes.has(dependent)) continue;
+        outcomes.set(dependent, { status: 'skipped', blockedBy: from, cause: failedId });
+        emit({ type: 'skipped', id: dependent, blockedBy: from, cause: failedId });
+        queue.push(dependent);
+      }
+    }
+  };
+
+  const pump = (): void => {
+    while (!stopped && inFlight < concurrency && ready.length > 0) {
+      const id = ready.shift()!;
+      if (outcomes.has(id)) continue; // skipped while queued
+      start(id);
+    }
+    if (inFlight === 0 && (stopped || ready.length === 0) && !settled) {
+      settled = true;
+      finish();
+    }
+  };
+
+  const start = (id: string): void => {
+    inFlight++;
+    emit({ type: 'started', id });
+    let work: Promise<void>;
+    try {
+      work = Promise.resolve(run(id, signal));
+    } catch (error) {
+      work = Promise.reject(error);
+    }
+    work.then(
+      () => {
+        inFlight--;
+        outcomes.set(id, { status: 'succeeded' });
+        emit({ type: 'succeeded', id });
+        for (const dependent of dag.dependentsOf(id)) {
+          const left = waitingOn.get(dependent)! - 1;
+          waitingOn.set(dependent, left);
+          if (left === 0 && !outcomes.has(dependent)) ready.push(dependent);
+        }
+        pump();
+      },
+      (error: unknown) => {
+        inFlight--;
+        outcomes.set(id, { status: 'failed', error });
+        emit({ type: 'failed', id, error });
+        skipDependents(id);
+        if (stopOnFailure) stopped = true;
+        pump();
+      },
+    );
+  };
+
+  const onAbort = (): void => {
+    stopped = true;
+    aborted = true;
+    pump();
+  };
+  if (!signal.aborted) signal.addEventListener('abort', onAbort, { once: true });
+
+  pump();
+  await finished;
+  signal.removeEventListener('abort', onAbort);
+
+  for (const id of dag.ids()) {
+    if (!outcomes.has(id)) outcomes.set(id, { status: 'not-started' });
+  }
+  const ordered = dag.ids().map((id) => [id, outcomes.get(id)!] as const);
+  const failed = ordered.flatMap(([id, o]) => (o.status === 'failed' ? [{ id, error: o.error }] : []));
+  const pick = (status: NodeOutcome['status']): string[] => ordered.filter(([, o]) => o.status === status).map(([id]) => id);
+  const succeeded = pick('succeeded');
+  return {
+    outcomes: new Map(ordered),
+    succeeded,
+    failed,
+    skipped: pick('skipped'),
+    notStarted: pick('not-started'),
+    aborted,
+    ok: succeeded.length === dag.size,
+  };
+}
