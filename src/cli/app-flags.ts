@@ -1,0 +1,56 @@
+/**
+ * Flags shared by every command that synthesizes the CDK app (synth, list,
+ * deploy, diff, destroy...): where the app is, its context, and which stacks
+ * to act on. Spread them into a command's `flags`.
+ */
+import { Args, Flags } from '@oclif/core';
+import type { ConfigFlags } from '../config/config';
+import type { StackSelector } from '../synth/stack-selection';
+
+/** `--app`, `--context/-c`, `--output`. */
+export const appFlags = {
+  app: Flags.string({
+    char: 'a',
+    description: 'Command that runs the CDK app (e.g. "node bin/app.js"), or a cloud assembly directory. Default: "app" in cdk.json',
+    helpGroup: 'APP',
+  }),
+  context: Flags.string({
+    char: 'c',
+    description: 'Context value for the app, as key=value (repeatable)',
+    multiple: true,
+    helpGroup: 'APP',
+  }),
+  output: Flags.string({ char: 'o', description: 'Cloud assembly output directory (default: cdk.out)', helpGroup: 'APP' }),
+};
+
+/** `--all`, `--exclusively`. */
+export const stackSelectionFlags = {
+  all: Flags.boolean({ description: "Select all of the app's top-level stacks", default: false }),
+  exclusively: Flags.boolean({
+    char: 'e',
+    description: 'Only the named stacks: do not add the stacks they depend on',
+    default: false,
+  }),
+};
+
+/** `STACKS...`: stack names or glob patterns over stack paths. */
+export const stacksArg = {
+  stacks: Args.string({
+    description: "Stack names or patterns ('*' within one level, '**' across stages, '!' to exclude)",
+    required: false,
+  }),
+};
+
+/** The config settings the app flags carry. */
+export function appConfigFlags(flags: { app?: string; context?: string[]; output?: string }): ConfigFlags {
+  return { app: flags.app, context: flags.context, output: flags.output };
+}
+
+/** The stack selector the selection flags and the STACKS arguments describe. */
+export function stackSelector(
+  patterns: readonly string[],
+  flags: { all?: boolean; exclusively?: boolean },
+  whenEmpty: StackSelector['whenEmpty'] = 'single',
+): StackSelector {
+  return { patterns, all: flags.all, exclusively: flags.exclusively, whenEmpty };
+}

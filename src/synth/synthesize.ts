@@ -1,0 +1,115 @@
+/**
+ * Synthesizes the CDK app with @aws-cdk/toolkit-lib: runs the app command (or
+ * reads an existing cloud assembly directory), performs context lookups and
+ * persists their results to `cdk.context.json` as the CDK CLI does, and
+ * returns the stacks. The app runs once per call.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ICloudAssemblySource, IReadableCloudAssembly } from '@aws-cdk/toolkit-lib';
+import type { CdkdConfig } from '../config/config';
+import type { AwsClientFactory } from '../config/aws-clients';
+import { CdkdError, ConfigError, SynthesisError } from '../util/errors';
+import { createLogger } from '../util/io-host';
+import type { IoHost } from '../util/io-host';
+import { SynthesizedAssembly, readStacks } from './cloud-assembly';
+import type { CloudAssemblyLike, DefaultEnvironment } from './cloud-assembly';
+import { ToolkitIoHostAdapter } from './toolkit-io-host';
+
+export interface SynthesizeOptions {
+  /** Resolved configuration: `app`, `output`, `context`, `cwd`, `profile`, `region`. */
+  config: Pick<CdkdConfig, 'cwd' | 'app' | 'output' | 'context' | 'profile' | 'region'>;
+  ioHost: IoHost;
+  /**
+   * The caller's account and region: given to the app as `CDK_DEFAULT_ACCOUNT`
+   * / `CDK_DEFAULT_REGION`, and filled into the environment of stacks that do
+   * not fix one. Default: the configured region, no account.
+   */
+  defaultEnvironment?: DefaultEnvironment;
+  /** Perform context lookups (default true). When false, an app that needs one fails. */
+  lookups?: boolean;
+}
+
+/** Synthesizes the app once and returns its stacks. Dispose the result when done. */
+export async function synthesize(options: SynthesizeOptions): Promise<SynthesizedAssembly> {
+  const { config, ioHost } = options;
+  const log = createLogger(ioHost);
+  if (!config.app) {
+    throw new ConfigError('No CDK app to synthesize.', {
+      remedy: `Pass --app (e.g. --app "node bin/app.js" or --app cdk.out), or set "app" in ${path.join(config.cwd, 'cdk.json')}.`,
+    });
+  }
+  const defaults: DefaultEnvironment = {
+    account: options.defaultEnvironment?.account,
+    region: options.defaultEnvironment?.region ?? config.region,
+  };
+
+  const { Toolkit, CdkAppMultiContext, BaseCredentials } = require('@aws-cdk/toolkit-lib') as typeof import('@aws-cdk/toolkit-lib');
+  const toolkit = new Toolkit({
+    ioHost: new ToolkitIoHostAdapter(ioHost),
+    color: false,
+    emojis: false,
+    // Context lookups use the same profile and region as the rest of cdkd.
+    sdkConfig: { baseCredentials: BaseCredentials.awsCliCompatible({ profile: config.profile, defaultRegion: defaults.region }) },
+  });
+
+  const appPath = path.resolve(config.cwd, config.app);
+  let source: ICloudAssemblySource;
+  if (isDirectory(appPath)) {
+    log.debug(`Reading the cloud assembly in ${appPath}`);
+    source = await toolkit.fromAssemblyDirectory(appPath);
+  } else {
+    const env: Record<string, string> = {};
+    if (defaults.account) env.CDK_DEFAULT_ACCOUNT = defaults.account;
+    if (defaults.region) env.CDK_DEFAULT_REGION = defaults.region;
+    log.debug(`Synthesizing: ${config.app}`);
+    source = await toolkit.fromCdkApp(config.app, {
+      workingDirectory: config.cwd,
+      outdir: path.resolve(config.cwd, config.output),
+      // Command-line context wins over cdk.json and cdk.context.json; lookup results are written to cdk.context.json.
+      contextStore: new CdkAppMultiContext(config.cwd, config.context),
+      lookups: options.lookups ?? true,
+      // cdkd resolves the caller's account itself (options.defaultEnvironment) so synthesis makes no STS call of its own.
+      resolveDefaultEnvironment: false,
+      env,
+    });
+  }
+
+  let produced: IReadableCloudAssembly;
+  try {
+    produced = await source.produce();
+  } catch (err) {
+    throw toSynthesisError(err, config.app);
+  }
+  try {
+    const assembly = produced.cloudAssembly as unknown as CloudAssemblyLike;
+    const stacks = readStacks(assembly, defaults);
+    return new SynthesizedAssembly(assembly.directory, stacks, ioHost, () => produced.dispose());
+  } catch (err) {
+    await produced.dispose();
+    throw toSynthesisError(err, config.app);
+  }
+}
+
+/** The caller's default environment from the client factory: its region and (STS) account. */
+export async function defaultEnvironmentOf(aws: AwsClientFactory): Promise<DefaultEnvironment> {
+  const identity = await aws.callerIdentity();
+  return { account: identity.account, region: aws.region };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function toSynthesisError(err: unknown, app: string): CdkdError {
+  if (CdkdError.isCdkdError(err)) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new SynthesisError(`Synthesis of the CDK app failed: ${message}`, {
+    cause: err,
+    remedy: `Fix the app (its output is shown above), or run it by itself to reproduce: ${app}`,
+  });
+}
