@@ -14,7 +14,12 @@ const path = require('node:path');
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 /** The definition the old spec's builtin `tag` type maps to. */
-const BUILTIN_TAG = { type: 'object', properties: { Key: { type: 'string' }, Value: { type: 'string' } }, required: ['Key', 'Value'], additionalProperties: false };
+const BUILTIN_TAG = {
+  type: 'object',
+  properties: { Key: { type: 'string' }, Value: { type: 'string' } },
+  required: ['Key', 'Value'],
+  additionalProperties: false,
+};
 
 /** `AWS::SQS::Queue` → `AWS-SQS-Queue.json`. */
 function fileNameOf(typeName) {
@@ -44,7 +49,9 @@ function buildResourceSchema(db, resource) {
   const definitionNames = new Map();
   /** @type {Map<string, any>} definition name → typeDefinition entity (or null for the builtin tag) */
   const definitionsByName = new Map();
-  const ownDefinitionNames = new Set(db.follow('usesType', resource).map((/** @type {any} */ rel) => rel.entity.name));
+  const ownDefinitionNames = new Set(
+    db.follow('usesType', resource).map((/** @type {any} */ rel) => rel.entity.name),
+  );
   const tagDefinitionName = ownDefinitionNames.has('Tag') ? 'BuiltinTag' : 'Tag';
 
   function definitionNameOf(/** @type {string} */ id) {
@@ -85,7 +92,9 @@ function buildResourceSchema(db, resource) {
         return { type: 'array', items: schemaOfType(type.element) };
       case 'map': {
         const element = schemaOfType(type.element);
-        return Object.keys(element).length === 0 ? { type: 'object' } : { type: 'object', additionalProperties: element };
+        return Object.keys(element).length === 0
+          ? { type: 'object' }
+          : { type: 'object', additionalProperties: element };
       }
       case 'union': {
         // A union with Json in it accepts anything.
@@ -149,7 +158,8 @@ function buildResourceSchema(db, resource) {
         node = next;
       }
       const leaf = segments[segments.length - 1];
-      if (!node.has(leaf) || node.get(leaf) instanceof Map) node.set(leaf, schemaOfType(resource.attributes[name].type));
+      if (!node.has(leaf) || node.get(leaf) instanceof Map)
+        node.set(leaf, schemaOfType(resource.attributes[name].type));
     }
   }
   const treeToSchema = (/** @type {Map<string, any>} */ tree) => {
@@ -244,7 +254,11 @@ function buildResourceSchema(db, resource) {
   /** @type {Record<string, Json>} */
   const definitions = {};
   const emitted = new Set();
-  for (let pending = [...definitionsByName.keys()]; pending.length > 0; pending = [...definitionsByName.keys()].filter((n) => !emitted.has(n))) {
+  for (
+    let pending = [...definitionsByName.keys()];
+    pending.length > 0;
+    pending = [...definitionsByName.keys()].filter((n) => !emitted.has(n))
+  ) {
     for (const name of pending) {
       emitted.add(name);
       const def = definitionsByName.get(name);
@@ -266,7 +280,8 @@ function buildResourceSchema(db, resource) {
     }
   }
 
-  const toPointers = (/** @type {string[] | undefined} */ ids) => ids?.map((id) => propertyPointer(id.split(/[./]/)));
+  const toPointers = (/** @type {string[] | undefined} */ ids) =>
+    ids?.map((id) => propertyPointer(id.split(/[./]/)));
 
   /** @type {Json} */
   const schema = {
@@ -284,11 +299,16 @@ function buildResourceSchema(db, resource) {
   if (refIdentifier) schema.refIdentifier = refIdentifier;
   if (readOnly.size > 0) schema.readOnlyProperties = [...readOnly].sort(compareStrings);
   if (createOnly.size > 0) schema.createOnlyProperties = [...createOnly].sort(compareStrings);
-  if (conditionalCreateOnly.size > 0) schema.conditionalCreateOnlyProperties = [...conditionalCreateOnly].sort(compareStrings);
+  if (conditionalCreateOnly.size > 0)
+    schema.conditionalCreateOnlyProperties = [...conditionalCreateOnly].sort(compareStrings);
   if (attributeNames.length > 0) schema.attributes = attributeNames;
   if (resource.arnTemplate) schema.arnTemplate = resource.arnTemplate;
   if (resource.tagInformation) {
-    schema.tagging = { taggable: true, tagPropertyName: resource.tagInformation.tagPropertyName, variant: resource.tagInformation.variant };
+    schema.tagging = {
+      taggable: true,
+      tagPropertyName: resource.tagInformation.tagPropertyName,
+      variant: resource.tagInformation.variant,
+    };
   }
   return schema;
 }
@@ -314,7 +334,9 @@ function formatSchema(/** @type {Json} */ schema) {
   const lines = Object.keys(schema).map((key) => {
     const value = schema[key];
     if ((key === 'properties' || key === 'definitions') && Object.keys(value).length > 0) {
-      const members = Object.keys(value).map((name) => `    ${JSON.stringify(name)}: ${JSON.stringify(value[name])}`);
+      const members = Object.keys(value).map(
+        (name) => `    ${JSON.stringify(name)}: ${JSON.stringify(value[name])}`,
+      );
       return `  ${JSON.stringify(key)}: {\n${members.join(',\n')}\n  }`;
     }
     return `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`;
@@ -331,7 +353,12 @@ async function generateSchemas(outDir) {
   const { loadAwsServiceSpec } = require('@aws-cdk/aws-service-spec');
   const specVersion = require('@aws-cdk/aws-service-spec/package.json').version;
   const db = await loadAwsServiceSpec();
-  const resources = db.all('resource').slice().sort((/** @type {any} */ a, /** @type {any} */ b) => compareStrings(a.cloudFormationType, b.cloudFormationType));
+  const resources = db
+    .all('resource')
+    .slice()
+    .sort((/** @type {any} */ a, /** @type {any} */ b) =>
+      compareStrings(a.cloudFormationType, b.cloudFormationType),
+    );
 
   fs.mkdirSync(outDir, { recursive: true });
   for (const f of fs.readdirSync(outDir)) if (f.endsWith('.json')) fs.rmSync(path.join(outDir, f));
@@ -362,7 +389,8 @@ module.exports = { generateSchemas, fileNameOf };
 if (require.main === module) {
   const outDir = path.resolve(process.argv[2] ?? path.join(__dirname, '..', 'schemas'));
   generateSchemas(outDir).then(
-    ({ types, bytes }) => process.stdout.write(`Wrote ${types} schemas (${(bytes / 1024 / 1024).toFixed(1)} MiB) to ${outDir}\n`),
+    ({ types, bytes }) =>
+      process.stdout.write(`Wrote ${types} schemas (${(bytes / 1024 / 1024).toFixed(1)} MiB) to ${outDir}\n`),
     (err) => {
       process.stderr.write(`${err.stack || err}\n`);
       process.exit(1);

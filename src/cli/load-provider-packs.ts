@@ -15,7 +15,10 @@ export const PROVIDERS_HOOK_TIMEOUT_MS = 30_000;
 
 /** Every plugin's answer to the `cdkd:providers` hook, sorted by plugin name. */
 export async function loadProviderPacks(config: Config): Promise<LoadedPack[]> {
-  const options: ProvidersHookOptions = { apiVersions: SUPPORTED_PLUGIN_API_VERSIONS, cdkdVersion: config.version };
+  const options: ProvidersHookOptions = {
+    apiVersions: SUPPORTED_PLUGIN_API_VERSIONS,
+    cdkdVersion: config.version,
+  };
   // captureErrors: a pack that throws becomes a failure, never the command's error.
   const { successes, failures } = await config.runHook<'cdkd:providers', CdkdHooks>(
     'cdkd:providers',
@@ -24,8 +27,16 @@ export async function loadProviderPacks(config: Config): Promise<LoadedPack[]> {
     true,
   );
   const packs: LoadedPack[] = [
-    ...successes.map((s) => ({ pluginName: s.plugin.name, pluginType: s.plugin.type, result: s.result as unknown })),
-    ...failures.map((f) => ({ pluginName: f.plugin.name, pluginType: f.plugin.type, error: f.error as unknown })),
+    ...successes.map((s) => ({
+      pluginName: s.plugin.name,
+      pluginType: s.plugin.type,
+      result: s.result as unknown,
+    })),
+    ...failures.map((f) => ({
+      pluginName: f.plugin.name,
+      pluginType: f.plugin.type,
+      error: f.error as unknown,
+    })),
   ];
   return packs.sort((a, b) => (a.pluginName < b.pluginName ? -1 : a.pluginName > b.pluginName ? 1 : 0));
 }
@@ -36,5 +47,7 @@ export async function loadProviderRegistry(
   options: { schemas?: SchemaStore; cloudControl?: CloudControlProviderFactory } = {},
 ): Promise<ProviderRegistry> {
   const packs = await loadProviderPacks(config);
-  return ProviderRegistry.fromPacks(packs, options.schemas ?? SchemaStore.default(), { cloudControl: options.cloudControl });
+  return ProviderRegistry.fromPacks(packs, options.schemas ?? SchemaStore.default(), {
+    cloudControl: options.cloudControl,
+  });
 }

@@ -27,7 +27,8 @@ export function createProviderContext(options: ProviderContextOptions): Provider
     region,
     partition: partitionOfRegion(region),
     clients: {
-      get: (ClientClass, clientOptions) => factory.get(ClientClass, { region: clientOptions?.region ?? region }),
+      get: (ClientClass, clientOptions) =>
+        factory.get(ClientClass, { region: clientOptions?.region ?? region }),
     },
     logger: options.logger,
     errors: {

@@ -125,7 +125,9 @@ export class ProviderRegistry {
     options: { cloudControl?: CloudControlProviderFactory } = {},
   ): ProviderRegistry {
     const registry = new ProviderRegistry(schemas, options.cloudControl);
-    const sorted = [...packs].sort((a, b) => (a.pluginName < b.pluginName ? -1 : a.pluginName > b.pluginName ? 1 : 0));
+    const sorted = [...packs].sort((a, b) =>
+      a.pluginName < b.pluginName ? -1 : a.pluginName > b.pluginName ? 1 : 0,
+    );
     for (const pack of sorted) registry.addPack(pack);
     registry.rank();
     return registry;
@@ -158,9 +160,16 @@ export class ProviderRegistry {
    * otherwise Cloud Control. A resource whose state records `provisionedBy:
    * 'cc-api'` stays there (sticky); `'sdk'` or absent re-decides.
    */
-  providerFor(type: string, properties: Record<string, unknown>, pinnedProvisionedBy?: ProvisionedBy): RouteDecision {
+  providerFor(
+    type: string,
+    properties: Record<string, unknown>,
+    pinnedProvisionedBy?: ProvisionedBy,
+  ): RouteDecision {
     if (pinnedProvisionedBy === 'cc-api') {
-      return { route: 'cc-api', reason: 'state records it as provisioned by Cloud Control (provisionedBy: cc-api)' };
+      return {
+        route: 'cc-api',
+        reason: 'state records it as provisioned by Cloud Control (provisionedBy: cc-api)',
+      };
     }
     const registered = this.byType.get(type);
     if (!registered) return { route: 'cc-api', reason: `no provider pack registers ${type}` };
@@ -191,10 +200,13 @@ export class ProviderRegistry {
     let instance = this.cloudControlInstances.get(ctx.region);
     if (!instance) {
       if (!this.cloudControl) {
-        throw new ProvisioningError(`Cloud Control provisioning is not available in this build (${decision.reason}).`, {
-          code: 'CLOUD_CONTROL_UNAVAILABLE',
-          remedy: 'Install a provider pack that handles this type and these properties.',
-        });
+        throw new ProvisioningError(
+          `Cloud Control provisioning is not available in this build (${decision.reason}).`,
+          {
+            code: 'CLOUD_CONTROL_UNAVAILABLE',
+            remedy: 'Install a provider pack that handles this type and these properties.',
+          },
+        );
       }
       instance = this.cloudControl(ctx);
       this.cloudControlInstances.set(ctx.region, instance);
@@ -241,7 +253,10 @@ export class ProviderRegistry {
     }
     const result = pack.result;
     if (!isRecord(result)) {
-      this.problem(where, `Provider pack ${pluginName}: its cdkd:providers hook returned ${result === undefined ? 'nothing' : typeof result}, not a provider pack object.`);
+      this.problem(
+        where,
+        `Provider pack ${pluginName}: its cdkd:providers hook returned ${result === undefined ? 'nothing' : typeof result}, not a provider pack object.`,
+      );
       return;
     }
     if (!declared) {
@@ -276,20 +291,34 @@ export class ProviderRegistry {
     });
   }
 
-  private validateRegistration(entry: unknown, index: number, packName: string, pack: LoadedPack): RegisteredProvider | undefined {
+  private validateRegistration(
+    entry: unknown,
+    index: number,
+    packName: string,
+    pack: LoadedPack,
+  ): RegisteredProvider | undefined {
     const pluginName = pack.pluginName;
     if (!isRecord(entry)) {
-      this.problem({ pack: packName, pluginName }, `Provider pack ${packName}: providers[${index}] is not a registration object.`);
+      this.problem(
+        { pack: packName, pluginName },
+        `Provider pack ${packName}: providers[${index}] is not a registration object.`,
+      );
       return undefined;
     }
     const type = entry.resourceType;
     if (typeof type !== 'string' || type === '') {
-      this.problem({ pack: packName, pluginName }, `Provider pack ${packName}: providers[${index}].resourceType must be a resource type name.`);
+      this.problem(
+        { pack: packName, pluginName },
+        `Provider pack ${packName}: providers[${index}].resourceType must be a resource type name.`,
+      );
       return undefined;
     }
     const where = { pack: packName, pluginName, resourceType: type };
     const refuse = (why: string, properties?: string[]): undefined => {
-      this.problem(properties ? { ...where, properties } : where, `Provider pack ${packName}, ${type}: ${why}; the registration is refused.`);
+      this.problem(
+        properties ? { ...where, properties } : where,
+        `Provider pack ${packName}, ${type}: ${why}; the registration is refused.`,
+      );
       return undefined;
     };
     if (!this.schemas.has(type)) return refuse(`${type} is not a resource type cdkd knows`);
@@ -300,29 +329,42 @@ export class ProviderRegistry {
       return refuse('handledProperties must be an array of property names');
     }
     const byDesignRaw = entry.unhandledByDesign ?? {};
-    if (!isRecord(byDesignRaw)) return refuse('unhandledByDesign must be an object of property name to rationale');
+    if (!isRecord(byDesignRaw))
+      return refuse('unhandledByDesign must be an object of property name to rationale');
 
     const known = new Set(this.schemas.propertyNames(type));
     const readOnly = new Set(this.schemas.readOnlyPropertyNames(type));
     const byDesign = new Map<string, string>();
-    for (const [name, rationale] of Object.entries(byDesignRaw)) byDesign.set(name, typeof rationale === 'string' ? rationale : '');
+    for (const [name, rationale] of Object.entries(byDesignRaw))
+      byDesign.set(name, typeof rationale === 'string' ? rationale : '');
 
-    const unknownProps = [...new Set([...(handled as string[]), ...byDesign.keys()])].filter((p) => !known.has(p));
+    const unknownProps = [...new Set([...(handled as string[]), ...byDesign.keys()])].filter(
+      (p) => !known.has(p),
+    );
     if (unknownProps.length > 0) {
       const which = unknownProps.length === 1 ? 'is not a property' : 'are not properties';
       return refuse(`${quoteList(unknownProps)} ${which} of ${type}`, unknownProps);
     }
     const readOnlyProps = (handled as string[]).filter((p) => readOnly.has(p));
     if (readOnlyProps.length > 0) {
-      return refuse(`${quoteList(readOnlyProps)} ${readOnlyProps.length === 1 ? 'is' : 'are'} read-only in ${type} and cannot be handled`, readOnlyProps);
+      return refuse(
+        `${quoteList(readOnlyProps)} ${readOnlyProps.length === 1 ? 'is' : 'are'} read-only in ${type} and cannot be handled`,
+        readOnlyProps,
+      );
     }
     const noRationale = [...byDesign].filter(([, r]) => r.trim() === '').map(([p]) => p);
     if (noRationale.length > 0) {
-      return refuse(`unhandledByDesign.${noRationale.join(', unhandledByDesign.')} needs a non-empty rationale`, noRationale);
+      return refuse(
+        `unhandledByDesign.${noRationale.join(', unhandledByDesign.')} needs a non-empty rationale`,
+        noRationale,
+      );
     }
     const both = (handled as string[]).filter((p) => byDesign.has(p));
     if (both.length > 0) {
-      return refuse(`${quoteList(both)} ${both.length === 1 ? 'is' : 'are'} listed both as handled and as unhandled by design`, both);
+      return refuse(
+        `${quoteList(both)} ${both.length === 1 ? 'is' : 'are'} listed both as handled and as unhandled by design`,
+        both,
+      );
     }
     return {
       resourceType: type,
@@ -355,7 +397,11 @@ export class ProviderRegistry {
       const winner = winners[0];
       this.byType.set(type, winner);
       for (const loser of candidates.filter((c) => c !== winner)) {
-        this.overrides.push({ resourceType: type, packName: winner.packName, overriddenPack: loser.packName });
+        this.overrides.push({
+          resourceType: type,
+          packName: winner.packName,
+          overriddenPack: loser.packName,
+        });
       }
     }
   }

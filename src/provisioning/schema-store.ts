@@ -7,6 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type Ajv from 'ajv';
+import type * as AjvModule from 'ajv';
+import type * as AjvFormatsModule from 'ajv-formats';
 import { ValidationError } from '../util/errors';
 
 /** A JSON Schema fragment, as the generated schemas use them. */
@@ -219,8 +221,8 @@ export class SchemaStore {
   private compiler(): Ajv {
     if (!this.ajv) {
       // Loaded on first validation only: listing and routing never need ajv.
-      const AjvClass = (require('ajv') as typeof import('ajv')).default;
-      const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+      const AjvClass = (require('ajv') as typeof AjvModule).default;
+      const addFormats = (require('ajv-formats') as typeof AjvFormatsModule).default;
       const ajv = new AjvClass({ allErrors: true, strict: true });
       addFormats(ajv);
       for (const keyword of CDKD_SCHEMA_KEYWORDS) ajv.addKeyword({ keyword });
@@ -248,7 +250,10 @@ function toViolation(type: string, err: ErrorObject): SchemaViolation {
   switch (err.keyword) {
     case 'additionalProperties': {
       const name = (err.params as { additionalProperty: string }).additionalProperty;
-      return { path: `${err.instancePath}/${name}`, message: `${name} is not a property of ${err.instancePath === '' ? type : at}` };
+      return {
+        path: `${err.instancePath}/${name}`,
+        message: `${name} is not a property of ${err.instancePath === '' ? type : at}`,
+      };
     }
     case 'required': {
       const name = (err.params as { missingProperty: string }).missingProperty;

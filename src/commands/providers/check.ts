@@ -28,7 +28,10 @@ Classifies every schema property of each registered type as handled, by-design, 
 
   static override flags = {
     pack: Flags.string({ description: 'Check only this pack (its declared name or its npm package name)' }),
-    strict: Flags.boolean({ description: 'Also fail when a writable property is unaccounted for', default: false }),
+    strict: Flags.boolean({
+      description: 'Also fail when a writable property is unaccounted for',
+      default: false,
+    }),
   };
 
   async run(): Promise<ProviderCheckResult> {
@@ -37,11 +40,15 @@ Classifies every schema property of each registered type as handled, by-design, 
     const registry = await loadProviderRegistry(this.config, { schemas });
 
     const selected = (name: { packName?: string; pack?: string; pluginName: string }): boolean =>
-      flags.pack === undefined || flags.pack === (name.packName ?? name.pack) || flags.pack === name.pluginName;
+      flags.pack === undefined ||
+      flags.pack === (name.packName ?? name.pack) ||
+      flags.pack === name.pluginName;
     if (flags.pack !== undefined && !registry.packs.some(selected) && !registry.problems.some(selected)) {
       this.error(`No installed provider pack is named ${flags.pack}.`, {
         exit: 2,
-        suggestions: ['Run `cdkd providers` to see the installed packs, or `cdkd plugins link <dir>` to add yours.'],
+        suggestions: [
+          'Run `cdkd providers` to see the installed packs, or `cdkd plugins link <dir>` to add yours.',
+        ],
       });
     }
 

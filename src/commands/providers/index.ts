@@ -48,7 +48,8 @@ export default class Providers extends CdkdCommand {
     }));
     const result = { providers, overrides: registry.overrides, problems: registry.problems };
 
-    for (const problem of new Set(registry.problems.map((p) => p.message))) this.logToStderr(`Warning: ${problem}`);
+    for (const problem of new Set(registry.problems.map((p) => p.message)))
+      this.logToStderr(`Warning: ${problem}`);
     if (!this.jsonEnabled()) {
       for (const o of registry.overrides) {
         this.logToStderr(`Note: ${o.packName} overrides ${o.overriddenPack} for ${o.resourceType}.`);
@@ -59,7 +60,14 @@ export default class Providers extends CdkdCommand {
         this.log(
           formatTable(
             ['TYPE', 'PACK', 'INSTALL', 'HANDLED', 'BY-DESIGN', 'TOTAL'],
-            providers.map((p) => [p.resourceType, p.pack, p.install, String(p.handled), String(p.byDesign), String(p.total)]),
+            providers.map((p) => [
+              p.resourceType,
+              p.pack,
+              p.install,
+              String(p.handled),
+              String(p.byDesign),
+              String(p.total),
+            ]),
           ),
         );
       }

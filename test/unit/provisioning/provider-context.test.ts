@@ -26,7 +26,11 @@ describe('assertRegionMatch', () => {
       'Queue (AWS::SQS::Queue, https://q) was not found in region eu-west-1, but state records it in us-east-1; refusing to treat it as already deleted.',
     );
     expect(err.remedy).toMatch(/--region us-east-1/);
-    expect(err.resource).toEqual({ logicalId: 'Queue', resourceType: 'AWS::SQS::Queue', physicalId: 'https://q' });
+    expect(err.resource).toEqual({
+      logicalId: 'Queue',
+      resourceType: 'AWS::SQS::Queue',
+      physicalId: 'https://q',
+    });
   });
 
   it('words the pre-delete and pre-update phases as refusals to act', () => {
@@ -45,7 +49,11 @@ describe('createProviderContext', () => {
   async function context(region?: string) {
     const factory = await AwsClientFactory.create({ region: 'us-east-1', env });
     const host = new RecordingIoHost();
-    return { factory, host, ctx: createProviderContext({ clients: factory, logger: createLogger(host), region }) };
+    return {
+      factory,
+      host,
+      ctx: createProviderContext({ clients: factory, logger: createLogger(host), region }),
+    };
   }
 
   it('hands out the factory clients for its region unless asked for another', async () => {
@@ -54,7 +62,9 @@ describe('createProviderContext', () => {
     const client = ctx.clients.get(SQSClient);
     expect(client).toBe(factory.get(SQSClient, { region: 'eu-west-1' }));
     expect(await client.config.region()).toBe('eu-west-1');
-    expect(ctx.clients.get(SQSClient, { region: 'us-west-2' })).toBe(factory.get(SQSClient, { region: 'us-west-2' }));
+    expect(ctx.clients.get(SQSClient, { region: 'us-west-2' })).toBe(
+      factory.get(SQSClient, { region: 'us-west-2' }),
+    );
   });
 
   it('defaults to the factory region and derives the partition', async () => {
@@ -90,13 +100,23 @@ describe('createProviderContext', () => {
     expect(ctx.isTransientError(throttled)).toBe(true);
     expect(ctx.isTransientError(new Error('AccessDenied'))).toBe(false);
     calls = 0;
-    await expect(ctx.retry(async () => { calls++; throw new Error('bad input'); }, { baseDelayMs: 1 })).rejects.toThrow('bad input');
+    await expect(
+      ctx.retry(
+        async () => {
+          calls++;
+          throw new Error('bad input');
+        },
+        { baseDelayMs: 1 },
+      ),
+    ).rejects.toThrow('bad input');
     expect(calls).toBe(1);
   });
 
   it('sends provider log lines to cdkd output', async () => {
     const { ctx, host } = await context();
     ctx.logger.warn('careful', { a: 1 });
-    expect(host.messages).toEqual([expect.objectContaining({ level: 'warn', message: 'careful', data: { a: 1 } })]);
+    expect(host.messages).toEqual([
+      expect.objectContaining({ level: 'warn', message: 'careful', data: { a: 1 } }),
+    ]);
   });
 });

@@ -22,11 +22,18 @@ describe('SchemaStore over the committed schemas/', () => {
     expect(store.refIdentifier('AWS::SQS::Queue')).toEqual(['/properties/QueueUrl']);
     expect(store.attributes('AWS::SQS::Queue')).toEqual(['Arn', 'QueueName', 'QueueUrl']);
     expect(store.readOnlyPropertyNames('AWS::SQS::Queue')).toEqual(['Arn', 'QueueUrl']);
-    expect(store.createOnlyProperties('AWS::SQS::Queue')).toEqual(['/properties/FifoQueue', '/properties/QueueName']);
+    expect(store.createOnlyProperties('AWS::SQS::Queue')).toEqual([
+      '/properties/FifoQueue',
+      '/properties/QueueName',
+    ]);
     expect(store.propertyNames('AWS::SQS::Queue')).toContain('VisibilityTimeout');
     expect(store.writablePropertyNames('AWS::SQS::Queue')).not.toContain('Arn');
     expect(store.writablePropertyNames('AWS::SQS::Queue')).toContain('QueueName');
-    expect(store.get('AWS::SQS::Queue').tagging).toEqual({ taggable: true, tagPropertyName: 'Tags', variant: 'standard' });
+    expect(store.get('AWS::SQS::Queue').tagging).toEqual({
+      taggable: true,
+      tagPropertyName: 'Tags',
+      variant: 'standard',
+    });
   });
 
   it('returns the same parsed schema object on every call', () => {
@@ -66,18 +73,28 @@ describe('SchemaStore over the committed schemas/', () => {
     expect(byPath['/Arn']).toMatch(/read-only/);
     expect(byPath['/VisibilityTimeout']).toMatch(/must be integer/);
     expect(byPath['/Tags/0/Value']).toMatch(/Value is required/);
-    expect(store.validate('AWS::SQS::QueuePolicy', { Queues: ['u'] }).map((v) => v.path)).toEqual(['/PolicyDocument']);
+    expect(store.validate('AWS::SQS::QueuePolicy', { Queues: ['u'] }).map((v) => v.path)).toEqual([
+      '/PolicyDocument',
+    ]);
   });
 
   it('compiles the schemas of a sample of types with their nested definitions', () => {
-    for (const type of ['AWS::DynamoDB::Table', 'AWS::Lambda::Function', 'AWS::EC2::VPC', 'AWS::RDS::DBInstance', 'AWS::QuickSight::Dashboard']) {
+    for (const type of [
+      'AWS::DynamoDB::Table',
+      'AWS::Lambda::Function',
+      'AWS::EC2::VPC',
+      'AWS::RDS::DBInstance',
+      'AWS::QuickSight::Dashboard',
+    ]) {
       expect(Array.isArray(store.validate(type, {}))).toBe(true);
     }
     const violations = store.validate('AWS::DynamoDB::Table', {
       KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
       AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S', Extra: 1 }],
     });
-    expect(violations).toEqual([{ path: '/AttributeDefinitions/0/Extra', message: 'Extra is not a property of AttributeDefinitions.0' }]);
+    expect(violations).toEqual([
+      { path: '/AttributeDefinitions/0/Extra', message: 'Extra is not a property of AttributeDefinitions.0' },
+    ]);
   });
 
   it('resolves its default folder relative to the module', () => {
@@ -93,10 +110,22 @@ describe('SchemaStore over another folder', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('reads a type file only when asked for it', () => {
-    fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify({ specVersion: 'x', types: { 'Acme::Widget::Thing': 'Acme-Widget-Thing.json', 'Acme::Broken::Thing': 'missing.json' } }));
+    fs.writeFileSync(
+      path.join(dir, 'index.json'),
+      JSON.stringify({
+        specVersion: 'x',
+        types: { 'Acme::Widget::Thing': 'Acme-Widget-Thing.json', 'Acme::Broken::Thing': 'missing.json' },
+      }),
+    );
     fs.writeFileSync(
       path.join(dir, 'Acme-Widget-Thing.json'),
-      JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', typeName: 'Acme::Widget::Thing', type: 'object', properties: { Size: { type: 'integer' } }, additionalProperties: false }),
+      JSON.stringify({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        typeName: 'Acme::Widget::Thing',
+        type: 'object',
+        properties: { Size: { type: 'integer' } },
+        additionalProperties: false,
+      }),
     );
     const store = new SchemaStore(dir);
     // The broken entry does not matter until someone asks for it.

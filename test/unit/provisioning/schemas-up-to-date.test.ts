@@ -30,13 +30,18 @@ describe('schemas/', () => {
     const committed = fs.readdirSync(committedDir).sort();
     expect(committed).toEqual(generated);
 
-    const differing = generated.filter((f) => !fs.readFileSync(path.join(tmp, f)).equals(fs.readFileSync(path.join(committedDir, f))));
+    const differing = generated.filter(
+      (f) => !fs.readFileSync(path.join(tmp, f)).equals(fs.readFileSync(path.join(committedDir, f))),
+    );
     // On failure: run `npm run generate-schemas` and commit schemas/.
     expect(differing).toEqual([]);
   }, 120_000);
 
   it('records the spec version it was generated from', () => {
-    const index = JSON.parse(fs.readFileSync(path.join(committedDir, 'index.json'), 'utf8')) as { specVersion: string; types: Record<string, string> };
+    const index = JSON.parse(fs.readFileSync(path.join(committedDir, 'index.json'), 'utf8')) as {
+      specVersion: string;
+      types: Record<string, string>;
+    };
     const pinned = (require('@aws-cdk/aws-service-spec/package.json') as { version: string }).version;
     expect(index.specVersion).toBe(pinned);
     expect(index.types['AWS::SQS::Queue']).toBe('AWS-SQS-Queue.json');
