@@ -1,1 +1,53 @@
-export {};
+/**
+ * `@cdkd/aws-emulator`: a local, wire-compatible stand-in for the AWS APIs
+ * cdkd calls. Start it in-process with {@link startEmulator}, or from the
+ * command line with `aws-emulator --port 4566`.
+ */
+import { EmulatorControlClient } from './control/client';
+import { EmulatorServer } from './server';
+import { EmulatorState } from './state';
+
+export { EmulatorControlClient } from './control/client';
+export type { RequestCounts } from './control/client';
+export type { Fault, FaultSpec } from './core/faults';
+export type { LatencyRule } from './core/latency';
+export type { InventoryItem } from './state';
+
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Default account id (default 123456789012). */
+  account?: string;
+  /** Folder to persist state in, so a restarted emulator keeps what was deployed. */
+  stateDir?: string;
+  /** Folder of resource schemas for Cloud Control (default: the repository's `schemas/`). */
+  schemasDir?: string;
+}
+
+export interface RunningEmulator {
+  /** `http://<host>:<port>`: the value for `AWS_ENDPOINT_URL`. */
+  url: string;
+  port: number;
+  /** Stops listening (and writes persisted state). */
+  stop(): Promise<void>;
+  control: EmulatorControlClient;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const state = new EmulatorState({ account: options.account, schemasDir: options.schemasDir });
+  const server = new EmulatorServer(state);
+  const host = options.host ?? '127.0.0.1';
+  const address = await server.listen(options.port ?? 0, host);
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shownHost}:${address.port}`;
+  return {
+    url,
+    port: address.port,
+    control: new EmulatorControlClient(url),
+    stop: async () => {
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * A typed client for the control API, for tests and scripts. Works against an
+ * emulator in the same process or one started as a separate process.
+ */
+import type { Fault, FaultSpec } from '../core/faults';
+import type { LatencyRule } from '../core/latency';
+import type { InventoryItem } from '../state';
+
+export interface RequestCounts {
+  total: number;
+  /** `"<service>:<Operation>"` → count, e.g. `"s3:PutObject"`. */
+  byOperation: Record<string, number>;
+}
+
+export class EmulatorControlClient {
+  private readonly base: string;
+
+  /** @param baseUrl the emulator's URL, e.g. `http://127.0.0.1:4566`. */
+  constructor(baseUrl: string) {
+    this.base = baseUrl.replace(/\/+$/, '');
+  }
+
+  /** True when the emulator answers `GET /_emulator/health` with 200. */
+  async health(): Promise<boolean> {
+    try {
+      const res = await fetch(`${this.base}/_emulator/health`);
+      return res.status === 200;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Forgets every resource, request count, latency rule, fault and seeded stack. */
+  async reset(): Promise<void> {
+    await this.call('POST', '/reset');
+  }
+
+  /** Every resource of every service, in every account and region. */
+  inventory(): Promise<InventoryItem[]> {
+    return this.call('GET', '/inventory');
+  }
+
+  requests(): Promise<RequestCounts> {
+    return this.call('GET', '/requests');
+  }
+
+  async clearRequests(): Promise<void> {
+    await this.call('DELETE', '/requests');
+  }
+
+  /** Sets added latency for a service (and operation); `ms: 0` removes the rule. */
+  setLatency(rule: LatencyRule | LatencyRule[]): Promise<LatencyRule[]> {
+    return this.call('PUT', '/latency', rule);
+  }
+
+  latency(): Promise<LatencyRule[]> {
+    return this.call('GET', '/latency');
+  }
+
+  async clearLatency(): Promise<void> {
+    await this.call('DELETE', '/latency');
+  }
+
+  /** Injects a fault; returns it with its id. */
+  addFault(spec: FaultSpec): Promise<Fault> {
+    return this.call('POST', '/faults', spec);
+  }
+
+  faults(): Promise<Fault[]> {
+    return this.call('GET', '/faults');
+  }
+
+  async removeFault(id: string): Promise<void> {
+    await this.call('DELETE', `/faults/${encodeURIComponent(id)}`);
+  }
+
+  async clearFaults(): Promise<void> {
+    await this.call('DELETE', '/faults');
+  }
+
+  /** The default account (used by any access key that is not an assumed role's). */
+  async accountId(): Promise<string> {
+    return (await this.call<{ accountId: string }>('GET', '/account')).accountId;
+  }
+
+  async setAccountId(accountId: string): Promise<void> {
+    await this.call('PUT', '/account', { accountId });
+  }
+
+  /** Any control route, for routes this client does not wrap yet. */
+  async call<T>(method: string, path: string, payload?: unknown): Promise<T> {
+    const res = await fetch(`${this.base}/_emulator${path}`, {
+      method,
+      headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+      body: payload === undefined ? undefined : JSON.stringify(payload),
+    });
+    const text = await res.text();
+    const value = text ? (JSON.parse(text) as unknown) : undefined;
+    if (!res.ok) {
+      const message = (value as { message?: string } | undefined)?.message ?? text;
+      throw new Error(`emulator control ${method} ${path} failed (${res.status}): ${message}`);
+    }
+    return value as T;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The control API under `/_emulator/`: a public contract other tools script
+ * against. Every route answers JSON.
+ */
+import { AwsError } from '../core/errors';
+import type { FaultSpec } from '../core/faults';
+import { jsonResponse, type EmulatorRequest, type EmulatorResponse } from '../core/http';
+import type { LatencyRule } from '../core/latency';
+import type { EmulatorState } from '../state';
+
+type Handler = (req: EmulatorRequest, params: string[]) => EmulatorResponse | Promise<EmulatorResponse>;
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handler: Handler;
+}
+
+export class ControlApi {
+  private readonly routes: Route[] = [];
+
+  constructor(private readonly state: EmulatorState) {
+    this.add('GET', /^\/_emulator\/health$/, () => jsonResponse(200, { status: 'ok', account: this.state.accounts.defaultAccount }));
+    this.add('POST', /^\/_emulator\/reset$/, () => {
+      this.state.reset();
+      return jsonResponse(200, { reset: true });
+    });
+    this.add('GET', /^\/_emulator\/inventory$/, (req) => jsonResponse(200, this.state.inventory(req.baseUrl)));
+    this.add('GET', /^\/_emulator\/requests$/, () => jsonResponse(200, this.state.requests.snapshot()));
+    this.add('DELETE', /^\/_emulator\/requests$/, () => {
+      this.state.requests.clear();
+      return jsonResponse(200, this.state.requests.snapshot());
+    });
+
+    this.add('GET', /^\/_emulator\/latency$/, () => jsonResponse(200, this.state.latency.list()));
+    this.add('PUT', /^\/_emulator\/latency$/, (req) => {
+      const rules = asArray<LatencyRule>(body(req));
+      for (const rule of rules) {
+        if (typeof rule.ms !== 'number' || rule.ms < 0) throw badRequest('latency rule needs "ms" (a number >= 0)');
+        this.state.latency.set({ service: rule.service ?? '*', operation: rule.operation, ms: rule.ms });
+      }
+      return jsonResponse(200, this.state.latency.list());
+    });
+    this.add('DELETE', /^\/_emulator\/latency$/, () => {
+      this.state.latency.clear();
+      return jsonResponse(200, []);
+    });
+
+    this.add('GET', /^\/_emulator\/faults$/, () => jsonResponse(200, this.state.faults.list()));
+    this.add('POST', /^\/_emulator\/faults$/, (req) => {
+      const spec = body(req) as FaultSpec;
+      if (!spec || typeof spec.service !== 'string') throw badRequest('a fault needs "service" (e.g. "s3" or "*")');
+      if (spec.mode && spec.mode !== 'error' && spec.mode !== 'drop') throw badRequest('"mode" is "error" or "drop"');
+      if (spec.probability !== undefined && !(spec.probability >= 0 && spec.probability <= 1)) throw badRequest('"probability" is between 0 and 1');
+      if (spec.count !== undefined && !(Number.isInteger(spec.count) && spec.count > 0)) throw badRequest('"count" is a positive integer');
+      return jsonResponse(201, this.state.faults.add(spec));
+    });
+    this.add('DELETE', /^\/_emulator\/faults$/, () => {
+      this.state.faults.clear();
+      return jsonResponse(200, []);
+    });
+    this.add('DELETE', /^\/_emulator\/faults\/([^/]+)$/, (_req, [id]) => {
+      if (!this.state.faults.remove(id!)) throw notFound(`no fault with id ${id}`);
+      return jsonResponse(200, { deleted: id });
+    });
+
+    this.add('GET', /^\/_emulator\/account$/, () => jsonResponse(200, { accountId: this.state.accounts.defaultAccount }));
+    this.add('PUT', /^\/_emulator\/account$/, (req) => {
+      const { accountId } = body(req) as { accountId?: unknown };
+      if (typeof accountId !== 'string' || !/^\d{12}$/.test(accountId)) throw badRequest('"accountId" must be 12 digits');
+      this.state.accounts.defaultAccount = accountId;
+      return jsonResponse(200, { accountId });
+    });
+  }
+
+  /** Adds a route (services register their own control routes too). */
+  add(method: string, pattern: RegExp, handler: Handler): void {
+    this.routes.push({ method, pattern, handler });
+  }
+
+  async handle(req: EmulatorRequest): Promise<EmulatorResponse> {
+    let pathMatched = false;
+    for (const route of this.routes) {
+      const m = route.pattern.exec(req.rawPath);
+      if (!m) continue;
+      pathMatched = true;
+      if (route.method !== req.method) continue;
+      try {
+        const params = m.slice(1).map((p) => decodeURIComponent(p));
+        return await route.handler(req, params);
+      } catch (err) {
+        if (err instanceof AwsError) return jsonResponse(err.status, { error: err.code, message: err.message });
+        throw err;
+      }
+    }
+    return pathMatched
+      ? jsonResponse(405, { error: 'MethodNotAllowed', message: `${req.method} is not allowed on ${req.rawPath}` })
+      : jsonResponse(404, { error: 'NotFound', message: `no control route ${req.method} ${req.rawPath}` });
+  }
+}
+
+export function body(req: EmulatorRequest): unknown {
+  if (!req.body.length) return {};
+  try {
+    return JSON.parse(req.body.toString('utf8')) as unknown;
+  } catch {
+    throw badRequest('the body must be JSON');
+  }
+}
+
+function asArray<T>(value: unknown): T[] {
+  return (Array.isArray(value) ? value : [value]) as T[];
+}
+
+export function badRequest(message: string): AwsError {
+  return new AwsError('BadRequest', message, 400);
+}
+
+export function notFound(message: string): AwsError {
+  return new AwsError('NotFound', message, 404);
+}

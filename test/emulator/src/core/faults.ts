@@ -1,0 +1,109 @@
+/** Fault injection: errors or dropped responses for chosen service operations. */
+import { uuid } from './ids';
+
+/** How a fault is set up through the control API. */
+export interface FaultSpec {
+  /** Service short name (`s3`, `sts`, `cloudcontrol`, `cloudformation`, `sqs`, `ssm`) or `*`. */
+  service: string;
+  /** Operation name (`PutObject`); absent or `*` for every operation of the service. */
+  operation?: string;
+  /**
+   * `error` (default): answer with an error instead of running the operation.
+   * `drop`: run the operation, then close the connection without answering (a lost reply).
+   */
+  mode?: 'error' | 'drop';
+  /** Error code (`ThrottlingException`, `SlowDown`, ...) or HTTP status (500, 503). Default 500. */
+  error?: string | number;
+  /** HTTP status for a named error code, when the default for that code is not wanted. */
+  status?: number;
+  message?: string;
+  /** Affect only the next N matching calls. Default 1 when no probability is given. */
+  count?: number;
+  /** Affect each matching call with this probability (0..1), until the count runs out or the fault is removed. */
+  probability?: number;
+  /** For Cloud Control: only requests for this resource type. */
+  typeName?: string;
+}
+
+export interface Fault extends FaultSpec {
+  id: string;
+  /** Calls left (undefined = unlimited). */
+  remaining?: number;
+  /** How many times it fired. */
+  fired: number;
+}
+
+/** Default HTTP status of well-known error codes. */
+const CODE_STATUS: Record<string, number> = {
+  SlowDown: 503,
+  ServiceUnavailable: 503,
+  ServiceUnavailableException: 503,
+  RequestLimitExceeded: 503,
+  InternalError: 500,
+  InternalFailure: 500,
+  InternalServerError: 500,
+  InternalServiceError: 500,
+  ServiceInternalError: 500,
+  ConditionalRequestConflict: 409,
+  ConcurrentModificationException: 400,
+  ThrottlingException: 400,
+  Throttling: 400,
+  ThrottledException: 400,
+  TooManyRequestsException: 400,
+  RequestThrottled: 400,
+  RequestTimeout: 400,
+  AccessDenied: 403,
+  AccessDeniedException: 403,
+};
+
+export function statusOfCode(code: string): number {
+  return CODE_STATUS[code] ?? 400;
+}
+
+export class FaultRegistry {
+  private faults: Fault[] = [];
+
+  add(spec: FaultSpec): Fault {
+    const fault: Fault = {
+      ...spec,
+      id: uuid(),
+      mode: spec.mode ?? 'error',
+      remaining: spec.count ?? (spec.probability === undefined ? 1 : undefined),
+      fired: 0,
+    };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  list(): Fault[] {
+    return this.faults.map((f) => ({ ...f }));
+  }
+
+  remove(id: string): boolean {
+    const before = this.faults.length;
+    this.faults = this.faults.filter((f) => f.id !== id);
+    return this.faults.length < before;
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /** The fault that fires for this call, if any (consumes one of its calls). */
+  take(service: string, operation: string, typeName?: string): Fault | undefined {
+    if (!this.faults.length) return undefined;
+    for (const fault of this.faults) {
+      if (fault.service !== '*' && fault.service !== service) continue;
+      if (fault.operation && fault.operation !== '*' && fault.operation !== operation) continue;
+      if (fault.typeName && fault.typeName !== typeName) continue;
+      if (fault.probability !== undefined && Math.random() >= fault.probability) continue;
+      fault.fired++;
+      if (fault.remaining !== undefined) {
+        fault.remaining--;
+        if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);
+      }
+      return fault;
+    }
+    return undefined;
+  }
+}

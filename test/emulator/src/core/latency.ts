@@ -1,0 +1,61 @@
+/** Added latency per service and operation (default zero). */
+
+export interface LatencyRule {
+  /** Service short name or `*`. */
+  service: string;
+  /** Operation or `*` (default). */
+  operation?: string;
+  ms: number;
+}
+
+export class LatencyProfile {
+  private readonly rules = new Map<string, number>();
+
+  set(rule: LatencyRule): void {
+    const key = `${rule.service || '*'}:${rule.operation || '*'}`;
+    if (rule.ms > 0) this.rules.set(key, rule.ms);
+    else this.rules.delete(key);
+  }
+
+  list(): LatencyRule[] {
+    return [...this.rules.entries()].map(([key, ms]) => {
+      const [service, operation] = key.split(':') as [string, string];
+      return { service, operation, ms };
+    });
+  }
+
+  clear(): void {
+    this.rules.clear();
+  }
+
+  /** The most specific delay for a call (operation rule > service rule > global rule). */
+  delayFor(service: string, operation: string): number {
+    if (!this.rules.size) return 0;
+    return (
+      this.rules.get(`${service}:${operation}`) ?? this.rules.get(`${service}:*`) ?? this.rules.get(`*:${operation}`) ?? this.rules.get('*:*') ?? 0
+    );
+  }
+}
+
+/** Counts requests per `<service>:<Operation>`. */
+export class RequestCounter {
+  private counts = new Map<string, number>();
+  private total = 0;
+
+  add(service: string, operation: string): void {
+    const key = `${service}:${operation}`;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    this.total++;
+  }
+
+  snapshot(): { total: number; byOperation: Record<string, number> } {
+    const byOperation: Record<string, number> = {};
+    for (const key of [...this.counts.keys()].sort()) byOperation[key] = this.counts.get(key)!;
+    return { total: this.total, byOperation };
+  }
+
+  clear(): void {
+    this.counts = new Map();
+    this.total = 0;
+  }
+}

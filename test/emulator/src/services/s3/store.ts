@@ -1,0 +1,139 @@
+/**
+ * S3 state: buckets (global names, each owned by one account in one region),
+ * their configuration and their object versions.
+ */
+
+// A type alias (not an interface) so it fits XML content's index signature.
+export type Tag = {
+  Key: string;
+  Value: string;
+};
+
+export interface ObjectChecksum {
+  /** `CRC32`, `CRC32C`, `SHA1`, `SHA256`, `CRC64NVME`. */
+  algorithm: string;
+  /** Base64 value. */
+  value: string;
+}
+
+export interface ObjectVersion {
+  key: string;
+  /** `null` (the string) for objects written while versioning was off or suspended. */
+  versionId: string;
+  deleteMarker: boolean;
+  body: Buffer;
+  /** Quoted: `"<md5 hex>"` or `"<hex>-<parts>"`. */
+  etag: string;
+  lastModified: Date;
+  contentType: string;
+  metadata: Record<string, string>;
+  /** cache-control, content-disposition, content-encoding, content-language, expires. */
+  systemHeaders: Record<string, string>;
+  checksum?: ObjectChecksum;
+  storageClass: string;
+  tags: Tag[];
+  partsCount?: number;
+}
+
+export interface EncryptionRule {
+  SSEAlgorithm: string;
+  KMSMasterKeyID?: string;
+  BucketKeyEnabled?: boolean;
+}
+
+export interface PublicAccessBlock {
+  BlockPublicAcls: boolean;
+  IgnorePublicAcls: boolean;
+  BlockPublicPolicy: boolean;
+  RestrictPublicBuckets: boolean;
+}
+
+export interface UploadPart {
+  partNumber: number;
+  body: Buffer;
+  etag: string;
+  lastModified: Date;
+}
+
+export interface MultipartUpload {
+  uploadId: string;
+  key: string;
+  initiated: Date;
+  contentType: string;
+  metadata: Record<string, string>;
+  systemHeaders: Record<string, string>;
+  tags: Tag[];
+  storageClass: string;
+  parts: Map<number, UploadPart>;
+}
+
+export interface Bucket {
+  name: string;
+  account: string;
+  region: string;
+  creationDate: Date;
+  versioning?: 'Enabled' | 'Suspended';
+  encryption: EncryptionRule[];
+  policy?: string;
+  /** Undefined once deleted (new buckets block public access by default). */
+  publicAccessBlock?: PublicAccessBlock;
+  tags?: Tag[];
+  /** Versions of each key, newest first; the first is the current one. */
+  objects: Map<string, ObjectVersion[]>;
+  uploads: Map<string, MultipartUpload>;
+  /** When (performance.now()) each key was last deleted: conditional writes in flight then conflict. */
+  lastDelete: Map<string, number>;
+  /** CloudFormation properties set through Cloud Control that S3 itself does not model. */
+  extraProperties: Record<string, unknown>;
+}
+
+export const DEFAULT_ENCRYPTION: EncryptionRule[] = [{ SSEAlgorithm: 'AES256', BucketKeyEnabled: false }];
+
+export const DEFAULT_PUBLIC_ACCESS_BLOCK: PublicAccessBlock = {
+  BlockPublicAcls: true,
+  IgnorePublicAcls: true,
+  BlockPublicPolicy: true,
+  RestrictPublicBuckets: true,
+};
+
+export class S3Store {
+  /** Bucket names are global across accounts and regions, as in AWS. */
+  readonly buckets = new Map<string, Bucket>();
+
+  createBucket(name: string, account: string, region: string): Bucket {
+    const bucket: Bucket = {
+      name,
+      account,
+      region,
+      creationDate: new Date(),
+      encryption: DEFAULT_ENCRYPTION.map((r) => ({ ...r })),
+      publicAccessBlock: { ...DEFAULT_PUBLIC_ACCESS_BLOCK },
+      objects: new Map(),
+      uploads: new Map(),
+      lastDelete: new Map(),
+      extraProperties: {},
+    };
+    this.buckets.set(name, bucket);
+    return bucket;
+  }
+
+  /** Number of keys with a live (not delete-marker) current version, plus all versions. */
+  isEmpty(bucket: Bucket): boolean {
+    return bucket.objects.size === 0;
+  }
+
+  clear(): void {
+    this.buckets.clear();
+  }
+}
+
+/** The current version of a key (possibly a delete marker). */
+export function currentVersion(bucket: Bucket, key: string): ObjectVersion | undefined {
+  return bucket.objects.get(key)?.[0];
+}
+
+/** The live object for a key: its current version unless that is a delete marker. */
+export function liveObject(bucket: Bucket, key: string): ObjectVersion | undefined {
+  const current = currentVersion(bucket, key);
+  return current && !current.deleteMarker ? current : undefined;
+}

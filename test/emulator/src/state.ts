@@ -1,0 +1,77 @@
+/**
+ * Everything one emulator instance holds: accounts, the services' stores,
+ * request counts, latency and faults. The control API and persistence work on it.
+ */
+import { AccountRegistry, DEFAULT_ACCOUNT } from './core/accounts';
+import { FaultRegistry } from './core/faults';
+import { LatencyProfile, RequestCounter } from './core/latency';
+import type { ServiceHandler } from './core/service';
+import { bucketProperties } from './services/s3/resource';
+import { S3Service } from './services/s3/service';
+import { S3Store } from './services/s3/store';
+import { StsService } from './services/sts';
+
+/** One resource as the control API's inventory lists it. */
+export interface InventoryItem {
+  account: string;
+  region: string;
+  /** CloudFormation type name, e.g. `AWS::S3::Bucket`. */
+  type: string;
+  /** Cloud Control identifier (primary identifier; multi-part joined with `|`). */
+  identifier: string;
+  properties: Record<string, unknown>;
+}
+
+export interface EmulatorStateOptions {
+  account?: string;
+  schemasDir?: string;
+}
+
+export class EmulatorState {
+  readonly accounts: AccountRegistry;
+  readonly requests = new RequestCounter();
+  readonly latency = new LatencyProfile();
+  readonly faults = new FaultRegistry();
+  readonly s3 = new S3Store();
+  readonly services = new Map<string, ServiceHandler>();
+  private readonly listeners: Array<() => void> = [];
+
+  constructor(readonly options: EmulatorStateOptions = {}) {
+    this.accounts = new AccountRegistry(options.account ?? DEFAULT_ACCOUNT);
+    this.register(new S3Service(this.s3));
+    this.register(new StsService(this.accounts));
+  }
+
+  private register(service: ServiceHandler): void {
+    this.services.set(service.name, service);
+  }
+
+  /** Called after every successful mutating request. */
+  changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Forgets every resource, request count, latency rule, fault and issued credential. */
+  reset(): void {
+    this.s3.clear();
+    this.accounts.clear();
+    this.requests.clear();
+    this.latency.clear();
+    this.faults.clear();
+    this.changed();
+  }
+
+  /** Every resource of every service. */
+  inventory(baseUrl: string): InventoryItem[] {
+    void baseUrl;
+    const items: InventoryItem[] = [];
+    for (const bucket of this.s3.buckets.values()) {
+      items.push({ account: bucket.account, region: bucket.region, type: 'AWS::S3::Bucket', identifier: bucket.name, properties: bucketProperties(bucket) });
+    }
+    return items;
+  }
+}
