@@ -113,7 +113,11 @@ describe('provider packs through the CLI', () => {
   });
 
   it('refuses a registration naming a property the type does not have, and still loads the other packs', () => {
-    const bad = copyExample('bad', (hook) => hook.replace("'Value']", "'Value', 'NotAProperty']"), BAD_PACK);
+    const bad = copyExample(
+      'bad',
+      (hook) => hook.replace('const HANDLED_PROPERTIES = [', "const HANDLED_PROPERTIES = ['NotAProperty', "),
+      BAD_PACK,
+    );
     expect(cdkd('plugins', 'link', bad, '--no-install').status).toBe(0);
 
     const { providers, problems } = list();
