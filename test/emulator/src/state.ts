@@ -9,6 +9,12 @@ import type { ServiceHandler } from './core/service';
 import { bucketProperties } from './services/s3/resource';
 import { S3Service } from './services/s3/service';
 import { S3Store } from './services/s3/store';
+import { queueProperties } from './services/sqs/resource';
+import { SqsService } from './services/sqs/service';
+import { SqsStore } from './services/sqs/store';
+import { parameterProperties } from './services/ssm/resource';
+import { SsmService } from './services/ssm/service';
+import { SsmStore } from './services/ssm/store';
 import { StsService } from './services/sts';
 
 /** One resource as the control API's inventory lists it. */
@@ -33,6 +39,8 @@ export class EmulatorState {
   readonly latency = new LatencyProfile();
   readonly faults = new FaultRegistry();
   readonly s3 = new S3Store();
+  readonly sqs = new SqsStore();
+  readonly ssm = new SsmStore();
   readonly services = new Map<string, ServiceHandler>();
   private readonly listeners: Array<() => void> = [];
 
@@ -40,6 +48,8 @@ export class EmulatorState {
     this.accounts = new AccountRegistry(options.account ?? DEFAULT_ACCOUNT);
     this.register(new S3Service(this.s3));
     this.register(new StsService(this.accounts));
+    this.register(new SqsService(this.sqs));
+    this.register(new SsmService(this.ssm));
   }
 
   private register(service: ServiceHandler): void {
@@ -58,6 +68,8 @@ export class EmulatorState {
   /** Forgets every resource, request count, latency rule, fault and issued credential. */
   reset(): void {
     this.s3.clear();
+    this.sqs.clear();
+    this.ssm.clear();
     this.accounts.clear();
     this.requests.clear();
     this.latency.clear();
@@ -67,10 +79,15 @@ export class EmulatorState {
 
   /** Every resource of every service. */
   inventory(baseUrl: string): InventoryItem[] {
-    void baseUrl;
     const items: InventoryItem[] = [];
     for (const bucket of this.s3.buckets.values()) {
       items.push({ account: bucket.account, region: bucket.region, type: 'AWS::S3::Bucket', identifier: bucket.name, properties: bucketProperties(bucket) });
+    }
+    for (const queue of this.sqs.queues.values()) {
+      items.push({ account: queue.account, region: queue.region, type: 'AWS::SQS::Queue', identifier: queueProperties(queue, baseUrl).QueueUrl as string, properties: queueProperties(queue, baseUrl) });
+    }
+    for (const parameter of this.ssm.parameters.values()) {
+      items.push({ account: parameter.account, region: parameter.region, type: 'AWS::SSM::Parameter', identifier: parameter.name, properties: parameterProperties(parameter) });
     }
     return items;
   }

@@ -1,0 +1,168 @@
+/** SSM Parameter Store: parameters with their versions, per account and region. */
+import { AwsError } from '../../core/errors';
+
+export type ParameterType = 'String' | 'StringList' | 'SecureString';
+
+export interface ParameterVersion {
+  version: number;
+  value: string;
+  type: ParameterType;
+  description?: string;
+  allowedPattern?: string;
+  keyId?: string;
+  dataType: string;
+  tier: string;
+  lastModified: Date;
+  lastModifiedUser: string;
+  labels: string[];
+}
+
+export interface Parameter {
+  account: string;
+  region: string;
+  name: string;
+  /** Oldest first; the last is the current version. */
+  versions: ParameterVersion[];
+  tags: Record<string, string>;
+}
+
+export interface PutParameterInput {
+  name: string;
+  value: string;
+  type?: ParameterType;
+  description?: string;
+  allowedPattern?: string;
+  keyId?: string;
+  dataType?: string;
+  tier?: string;
+  overwrite?: boolean;
+  tags?: Record<string, string>;
+  user: string;
+}
+
+const TYPES = new Set(['String', 'StringList', 'SecureString']);
+
+export const ssmErrors = {
+  notFound: (name?: string) => new AwsError('ParameterNotFound', name ? `Parameter ${name} not found.` : '', 400),
+  validation: (message: string) => new AwsError('ValidationException', message, 400),
+};
+
+export class SsmStore {
+  readonly parameters = new Map<string, Parameter>();
+
+  static key(account: string, region: string, name: string): string {
+    return `${account}|${region}|${name}`;
+  }
+
+  get(account: string, region: string, name: string): Parameter | undefined {
+    return this.parameters.get(SsmStore.key(account, region, normalizeName(name)));
+  }
+
+  /** PutParameter: a new parameter (version 1) or, with overwrite, a new version. */
+  put(account: string, region: string, input: PutParameterInput): Parameter {
+    const name = normalizeName(input.name);
+    validateName(name);
+    if (input.value === undefined || input.value === null || input.value === '') {
+      throw ssmErrors.validation("1 validation error detected: Value '' at 'value' failed to satisfy constraint: Member must have length greater than or equal to 1");
+    }
+    if (input.type !== undefined && !TYPES.has(input.type)) {
+      throw ssmErrors.validation(`1 validation error detected: Value '${input.type}' at 'type' failed to satisfy constraint: Member must satisfy enum value set: [SecureString, StringList, String]`);
+    }
+    const tier = input.tier ?? 'Standard';
+    if (!['Standard', 'Advanced', 'Intelligent-Tiering'].includes(tier)) {
+      throw ssmErrors.validation(`1 validation error detected: Value '${tier}' at 'tier' failed to satisfy constraint: Member must satisfy enum value set: [Standard, Advanced, Intelligent-Tiering]`);
+    }
+    if (tier === 'Standard' && Buffer.byteLength(input.value) > 4096) {
+      throw ssmErrors.validation('Standard tier parameters support a maximum parameter value of 4096 characters. To create a larger parameter value, upgrade the parameter to use the advanced-parameter tier.');
+    }
+    const dataType = input.dataType ?? 'text';
+    if (!['text', 'aws:ec2:image', 'aws:ssm:integration'].includes(dataType)) {
+      throw ssmErrors.validation(`The following data type is not supported: ${dataType} (Data type names are all lowercase.)`);
+    }
+    if (input.tags && input.overwrite) {
+      throw ssmErrors.validation(
+        "Invalid request: tags and overwrite can't be used together. To create a parameter with tags, please remove overwrite flag. To update tags for an existing parameter, please use AddTagsToResource or RemoveTagsFromResource.",
+      );
+    }
+    const key = SsmStore.key(account, region, name);
+    const existing = this.parameters.get(key);
+    if (existing && !input.overwrite) {
+      throw new AwsError('ParameterAlreadyExists', 'The parameter already exists. To overwrite this value, set the overwrite option in the request to true.', 400);
+    }
+    const previous = existing?.versions[existing.versions.length - 1];
+    const type = input.type ?? previous?.type;
+    if (!type) throw ssmErrors.validation('A parameter type is required when you create a parameter.');
+    const allowedPattern = input.allowedPattern ?? previous?.allowedPattern;
+    if (allowedPattern && !new RegExp(allowedPattern).test(input.value)) {
+      throw new AwsError('ParameterPatternMismatchException', `Parameter value, cannot be validated against allowedPattern: ${allowedPattern}`, 400);
+    }
+    if (existing && existing.versions.length >= 100) {
+      throw new AwsError('ParameterMaxVersionLimitExceeded', `You attempted to create a new version of ${name} by calling the PutParameter API with the overwrite flag. Version ${existing.versions[0]!.version}, the oldest version, can't be deleted because it has a label associated with it. Move the label to another version of the parameter, and try again.`, 400);
+    }
+    const version: ParameterVersion = {
+      version: (previous?.version ?? 0) + 1,
+      value: input.value,
+      type,
+      description: input.description ?? previous?.description,
+      allowedPattern,
+      keyId: type === 'SecureString' ? input.keyId ?? previous?.keyId ?? 'alias/aws/ssm' : undefined,
+      dataType,
+      tier,
+      lastModified: new Date(),
+      lastModifiedUser: input.user,
+      labels: [],
+    };
+    if (existing) {
+      existing.versions.push(version);
+      return existing;
+    }
+    const parameter: Parameter = { account, region, name, versions: [version], tags: { ...(input.tags ?? {}) } };
+    this.parameters.set(key, parameter);
+    return parameter;
+  }
+
+  delete(account: string, region: string, name: string): boolean {
+    return this.parameters.delete(SsmStore.key(account, region, normalizeName(name)));
+  }
+
+  list(account: string, region: string): Parameter[] {
+    return [...this.parameters.values()].filter((p) => p.account === account && p.region === region).sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
+  clear(): void {
+    this.parameters.clear();
+  }
+}
+
+export function currentVersion(parameter: Parameter): ParameterVersion {
+  return parameter.versions[parameter.versions.length - 1]!;
+}
+
+export function parameterArn(parameter: Parameter): string {
+  return `arn:aws:ssm:${parameter.region}:${parameter.account}:parameter/${parameter.name.replace(/^\//, '')}`;
+}
+
+/** A parameter given by ARN is named by what follows `parameter`. */
+function normalizeName(name: string): string {
+  const m = /^arn:aws[a-z-]*:ssm:[^:]*:\d{12}:parameter(\/.*)$/.exec(name);
+  if (!m) return name;
+  // ARNs of top-level names drop the leading slash the name never had.
+  return m[1]!.split('/').length > 2 ? m[1]! : m[1]!.slice(1);
+}
+
+function validateName(name: string): void {
+  if (!name || name.length > 1011) {
+    throw ssmErrors.validation(`1 validation error detected: Value '${name}' at 'name' failed to satisfy constraint: Member must have length less than or equal to 2048`);
+  }
+  if (!/^[A-Za-z0-9_.\-/]+$/.test(name)) {
+    throw ssmErrors.validation('Parameter name: can\'t be prefixed with "aws" or "ssm" (case-insensitive). It must use only letters, numbers, or the following symbols: . (period), - (hyphen), _ (underscore). Special characters are not allowed. All sub-paths, if specified, must use the forward slash symbol "/". Valid example: /get/parameters2-/by1./path0_.');
+  }
+  const firstSegment = name.replace(/^\//, '').split('/')[0]!.toLowerCase();
+  if (firstSegment.startsWith('aws') || firstSegment.startsWith('ssm')) {
+    throw new AwsError('AccessDeniedException', `No access to reserved parameter name: ${name}.`, 400);
+  }
+  if (name.includes('/') && !name.startsWith('/')) throw ssmErrors.validation('Parameter name must be a fully qualified name.');
+  if (name.split('/').length - 1 > 15) {
+    throw new AwsError('HierarchyLevelLimitExceededException', 'A hierarchy can have a maximum of 15 levels.', 400);
+  }
+}
