@@ -12,6 +12,7 @@ export type { RequestCounts } from './control/client';
 export type { Fault, FaultSpec } from './core/faults';
 export type { LatencyRule } from './core/latency';
 export type { InventoryItem } from './state';
+export type { SeededStack, StackOutput, StackSeed } from './services/cloudformation';
 
 export interface EmulatorOptions {
   /** Port to listen on; 0 (default) picks a free one. */

@@ -6,6 +6,7 @@ import { AccountRegistry, DEFAULT_ACCOUNT } from './core/accounts';
 import { FaultRegistry } from './core/faults';
 import { LatencyProfile, RequestCounter } from './core/latency';
 import type { ServiceHandler } from './core/service';
+import { CloudFormationService, CloudFormationStore } from './services/cloudformation';
 import { bucketProperties } from './services/s3/resource';
 import { S3Service } from './services/s3/service';
 import { S3Store } from './services/s3/store';
@@ -41,6 +42,7 @@ export class EmulatorState {
   readonly s3 = new S3Store();
   readonly sqs = new SqsStore();
   readonly ssm = new SsmStore();
+  readonly cloudformation = new CloudFormationStore();
   readonly services = new Map<string, ServiceHandler>();
   private readonly listeners: Array<() => void> = [];
 
@@ -50,6 +52,7 @@ export class EmulatorState {
     this.register(new StsService(this.accounts));
     this.register(new SqsService(this.sqs));
     this.register(new SsmService(this.ssm));
+    this.register(new CloudFormationService(this.cloudformation));
   }
 
   private register(service: ServiceHandler): void {
@@ -70,6 +73,7 @@ export class EmulatorState {
     this.s3.clear();
     this.sqs.clear();
     this.ssm.clear();
+    this.cloudformation.clear();
     this.accounts.clear();
     this.requests.clear();
     this.latency.clear();
@@ -88,6 +92,15 @@ export class EmulatorState {
     }
     for (const parameter of this.ssm.parameters.values()) {
       items.push({ account: parameter.account, region: parameter.region, type: 'AWS::SSM::Parameter', identifier: parameter.name, properties: parameterProperties(parameter) });
+    }
+    for (const stack of this.cloudformation.stacks) {
+      items.push({
+        account: stack.account,
+        region: stack.region,
+        type: 'AWS::CloudFormation::Stack',
+        identifier: stack.stackId,
+        properties: { StackName: stack.stackName, StackId: stack.stackId, StackStatus: stack.status, Outputs: stack.outputs },
+      });
     }
     return items;
   }

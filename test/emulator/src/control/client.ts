@@ -4,6 +4,7 @@
  */
 import type { Fault, FaultSpec } from '../core/faults';
 import type { LatencyRule } from '../core/latency';
+import type { SeededStack, StackSeed } from '../services/cloudformation';
 import type { InventoryItem } from '../state';
 
 export interface RequestCounts {
@@ -85,6 +86,23 @@ export class EmulatorControlClient {
 
   async setAccountId(accountId: string): Promise<void> {
     await this.call('PUT', '/account', { accountId });
+  }
+
+  /** Seeds (or replaces) a CloudFormation stack that DescribeStacks and ListExports report. */
+  seedStack(seed: StackSeed): Promise<SeededStack> {
+    return this.call('POST', '/cloudformation/stacks', seed);
+  }
+
+  stacks(): Promise<SeededStack[]> {
+    return this.call('GET', '/cloudformation/stacks');
+  }
+
+  async removeStack(stackName: string, options: { account?: string; region?: string } = {}): Promise<void> {
+    const q = new URLSearchParams();
+    if (options.account) q.set('account', options.account);
+    if (options.region) q.set('region', options.region);
+    const suffix = q.size ? `?${q.toString()}` : '';
+    await this.call('DELETE', `/cloudformation/stacks/${encodeURIComponent(stackName)}${suffix}`);
   }
 
   /** Any control route, for routes this client does not wrap yet. */

@@ -6,6 +6,7 @@ import { AwsError } from '../core/errors';
 import type { FaultSpec } from '../core/faults';
 import { jsonResponse, type EmulatorRequest, type EmulatorResponse } from '../core/http';
 import type { LatencyRule } from '../core/latency';
+import type { StackSeed } from '../services/cloudformation';
 import type { EmulatorState } from '../state';
 
 type Handler = (req: EmulatorRequest, params: string[]) => EmulatorResponse | Promise<EmulatorResponse>;
@@ -70,6 +71,21 @@ export class ControlApi {
       if (typeof accountId !== 'string' || !/^\d{12}$/.test(accountId)) throw badRequest('"accountId" must be 12 digits');
       this.state.accounts.defaultAccount = accountId;
       return jsonResponse(200, { accountId });
+    });
+    this.addCloudFormationRoutes();
+  }
+
+  private addCloudFormationRoutes(): void {
+    this.add('GET', /^\/_emulator\/cloudformation\/stacks$/, () => jsonResponse(200, this.state.cloudformation.stacks));
+    this.add('POST', /^\/_emulator\/cloudformation\/stacks$/, (req) => {
+      const seed = body(req) as StackSeed;
+      return jsonResponse(201, this.state.cloudformation.seed(seed, this.state.accounts.defaultAccount));
+    });
+    this.add('DELETE', /^\/_emulator\/cloudformation\/stacks\/([^/]+)$/, (req, [name]) => {
+      const account = req.query.get('account') ?? this.state.accounts.defaultAccount;
+      const region = req.query.get('region') ?? 'us-east-1';
+      if (!this.state.cloudformation.remove(name!, account, region)) throw notFound(`no seeded stack ${name} in ${account}/${region}`);
+      return jsonResponse(200, { deleted: name });
     });
   }
 
