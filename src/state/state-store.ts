@@ -1,0 +1,49 @@
+/**
+ * Wires the state services for one invocation from the resolved configuration:
+ * the client factory, the state bucket (name + region + client, shared), the
+ * state backend, the lock manager and the exports index.
+ */
+import { AwsClientFactory } from '../config/aws-clients';
+import type { CdkdConfig } from '../config/config';
+import type { Logger } from '../util/io-host';
+import { ExportsIndexStore } from './exports-index';
+import { LockManager } from './lock-manager';
+import { S3StateBackend } from './state-backend';
+import { resolveStateBucket } from './state-bucket';
+import type { StateBucket } from './state-bucket';
+
+export interface StateStore {
+  factory: AwsClientFactory;
+  bucket: StateBucket;
+  backend: S3StateBackend;
+  locks: LockManager;
+  exportsIndex: ExportsIndexStore;
+  logger: Logger;
+}
+
+export interface OpenStateStoreOptions {
+  config: Pick<CdkdConfig, 'region' | 'profile' | 'endpointUrl' | 'stateBucket' | 'statePrefix' | 'lockTtlSeconds' | 'sources'>;
+  logger: Logger;
+  /** An existing factory (shares its client cache); default: one built from the config. */
+  factory?: AwsClientFactory;
+  /** Require the state bucket to exist (default true). */
+  mustExist?: boolean;
+  /** Lock owner override (default `user@hostname:pid`). */
+  lockOwner?: string;
+}
+
+/** The client factory for a configuration. */
+export function createClientFactory(config: Pick<CdkdConfig, 'region' | 'profile' | 'endpointUrl'>): Promise<AwsClientFactory> {
+  return AwsClientFactory.create({ region: config.region, profile: config.profile, endpointUrl: config.endpointUrl });
+}
+
+export async function openStateStore(options: OpenStateStoreOptions): Promise<StateStore> {
+  const { config, logger } = options;
+  const factory = options.factory ?? (await createClientFactory(config));
+  const bucket = await resolveStateBucket({ factory, config, logger, mustExist: options.mustExist });
+  logger.debug(`State bucket: ${bucket.name} (from ${bucket.source}), prefix '${bucket.prefix}'.`);
+  const backend = new S3StateBackend(bucket, logger);
+  const locks = new LockManager(bucket, { logger, ttlSeconds: config.lockTtlSeconds, owner: options.lockOwner });
+  const exportsIndex = new ExportsIndexStore(bucket, backend, { logger });
+  return { factory, bucket, backend, locks, exportsIndex, logger };
+}
