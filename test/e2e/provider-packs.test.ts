@@ -2,6 +2,19 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import {
+  DescribeParametersCommand,
+  GetParameterCommand,
+  ListTagsForResourceCommand,
+  SSMClient,
+} from '@aws-sdk/client-ssm';
+import { AwsClientFactory } from '../../src/config/aws-clients';
+import { createProviderContext } from '../../src/provisioning/provider-context';
+import { ProviderRegistry } from '../../src/provisioning/provider-registry';
+import { SchemaStore } from '../../src/provisioning/schema-store';
+import { RecordingIoHost, createLogger } from '../../src/util/io-host';
+import { startEmulator } from '../emulator/src';
+import type { RunningEmulator } from '../emulator/src';
 
 // Links the plain-JavaScript example pack into the BUILT CLI with
 // `cdkd plugins link`, in an oclif data/config/cache folder of its own.
@@ -166,5 +179,86 @@ describe('provider packs through the CLI', () => {
     const r = cdkd('providers', 'check', '--pack', '@acme/not-installed');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('No installed provider pack is named @acme/not-installed');
+  });
+});
+
+describe("the example pack's provider against the emulator", () => {
+  // Loaded the way cdkd loads it: the hook's answer, validated by the registry,
+  // its provider built from cdkd's provider context.
+
+  const TYPE = 'AWS::SSM::Parameter';
+  let emulator: RunningEmulator;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    emulator = await startEmulator();
+    process.env.AWS_ACCESS_KEY_ID = 'test';
+    process.env.AWS_SECRET_ACCESS_KEY = 'test';
+    delete process.env.AWS_PROFILE;
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+    process.env = saved;
+  });
+
+  it('creates, updates (resetting a removed property) and deletes a parameter', async () => {
+    const hook = require(path.join(example, 'hook.js')) as (this: unknown, o: unknown) => Promise<unknown>;
+    const result = await hook.call({ warn: () => undefined }, { apiVersions: [1], cdkdVersion: '0.1.0' });
+    const registry = ProviderRegistry.fromPacks(
+      [{ pluginName: EXAMPLE_PACK, pluginType: 'link', result }],
+      SchemaStore.default(),
+    );
+    expect(registry.problems).toEqual([]);
+
+    const factory = await AwsClientFactory.create({ region: 'us-east-1', endpointUrl: emulator.url });
+    const ctx = createProviderContext({ clients: factory, logger: createLogger(new RecordingIoHost()) });
+    const decision = registry.providerFor(TYPE, { Type: 'String', Value: 'v1', Description: 'first' });
+    expect(decision.route).toBe('sdk');
+    const provider = registry.providerInstance(decision, ctx);
+    const ssm = factory.get(SSMClient);
+
+    const created = await provider.create(
+      'Param',
+      TYPE,
+      { Type: 'String', Value: 'v1', Description: 'first', Tags: { team: 'a' } },
+      { stackName: 'PackExample', region: 'us-east-1', idempotencyToken: 'tok-1' },
+    );
+    const name = created.physicalId;
+    expect(name).toMatch(/^CFN-Param-[0-9A-F]{12}$/);
+    expect(created.attributes).toMatchObject({
+      Type: 'String',
+      Value: 'v1',
+      Arn: expect.stringContaining(`parameter/${name}`),
+    });
+
+    await provider.update(
+      'Param',
+      name,
+      TYPE,
+      { Type: 'String', Value: 'v2', Tags: { team: 'b' } },
+      { Type: 'String', Value: 'v1', Description: 'first', Tags: { team: 'a' } },
+      { expectedRegion: 'us-east-1' },
+    );
+    expect((await ssm.send(new GetParameterCommand({ Name: name }))).Parameter?.Value).toBe('v2');
+    const tags = (
+      await ssm.send(new ListTagsForResourceCommand({ ResourceType: 'Parameter', ResourceId: name }))
+    ).TagList;
+    expect(tags).toEqual([{ Key: 'team', Value: 'b' }]);
+    const described = await ssm.send(
+      new DescribeParametersCommand({ ParameterFilters: [{ Key: 'Name', Values: [name] }] }),
+    );
+    expect(described.Parameters?.[0]?.Description ?? '').toBe('');
+    expect(await provider.getAttribute?.(name, TYPE, 'Value')).toBe('v2');
+
+    await provider.delete('Param', name, TYPE, {}, { expectedRegion: 'us-east-1' });
+    await expect(ssm.send(new GetParameterCommand({ Name: name }))).rejects.toMatchObject({
+      name: 'ParameterNotFound',
+    });
+    await expect(
+      provider.delete('Param', name, TYPE, {}, { expectedRegion: 'us-east-1' }),
+    ).resolves.toBeUndefined();
+    await expect(
+      provider.delete('Param', name, TYPE, {}, { expectedRegion: 'eu-west-1' }),
+    ).rejects.toMatchObject({ code: 'REGION_MISMATCH' });
   });
 });
