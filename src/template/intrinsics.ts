@@ -134,6 +134,11 @@ export function subVariableTarget(variable: string): { logicalId: string; attrib
   return { logicalId: variable };
 }
 
+/** `obj[key]` when `key` is the object's own property (never an inherited one like `constructor`). */
+export function ownValue<T>(obj: Record<string, T> | undefined, key: string): T | undefined {
+  return obj !== undefined && Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+}
+
 /** Compact JSON of an expression for error messages, cut to a readable length. */
 export function describeExpression(expression: unknown, max = 240): string {
   let text: string;

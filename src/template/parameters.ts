@@ -184,7 +184,7 @@ export class ParameterSet {
 
   /** True for a `NoEcho` parameter (its value must not be printed or stored in clear). */
   isNoEcho(name: string): boolean {
-    const noEcho = this.declared[name]?.NoEcho;
+    const noEcho = this.has(name) ? this.declared[name].NoEcho : undefined;
     return noEcho === true || noEcho === 'true';
   }
 
@@ -204,7 +204,7 @@ export class ParameterSet {
   }
 
   private async resolve(name: string): Promise<ParameterValue> {
-    const decl = this.declared[name];
+    const decl = this.has(name) ? this.declared[name] : undefined;
     if (!decl) throw new TemplateResolutionError(`Parameter ${name} is not declared`, { section: 'Parameters', logicalId: name });
     const info = parameterTypeInfo(decl.Type)!;
     let value = this.raw.get(name)!;

@@ -20,6 +20,7 @@ import {
   intrinsicName,
   isKnownIntrinsic,
   isPseudoParameter,
+  ownValue,
   parseSubString,
   subArguments,
   subVariableTarget,
@@ -126,7 +127,7 @@ export class TemplateResolver {
 
   /** Resolves one resource's properties and policies. */
   async resolveResource(logicalId: string): Promise<ResolvedResource> {
-    const resource = this.template.Resources[logicalId];
+    const resource = ownValue(this.template.Resources, logicalId);
     if (!resource) {
       throw new TemplateResolutionError(`Resource ${logicalId} is not defined in the template`, { logicalId });
     }
@@ -210,14 +211,14 @@ export class TemplateResolver {
   private included(logicalId: string, visiting: Set<string>): Promise<boolean> {
     const cached = this.inclusionCache.get(logicalId);
     if (cached) return cached;
-    const resource = this.template.Resources[logicalId];
+    const resource = ownValue(this.template.Resources, logicalId);
     if (!resource) return Promise.resolve(false);
     if (visiting.has(logicalId)) return Promise.resolve(true); // a DependsOn cycle is reported by the graph
     visiting.add(logicalId);
     const result = (async () => {
       if (resource.Condition !== undefined && !(await this.evaluateCondition(resource.Condition))) return false;
       for (const dep of resource.DependsOn ?? []) {
-        if (this.template.Resources[dep] && !(await this.included(dep, visiting))) return false;
+        if (ownValue(this.template.Resources, dep) && !(await this.included(dep, visiting))) return false;
       }
       return true;
     })();
@@ -348,7 +349,7 @@ export class TemplateResolver {
     if (typeof arg !== 'string') throw this.fail(ctx, expr, 'Ref takes the name of a parameter, a resource or a pseudo parameter');
     if (isPseudoParameter(arg)) return this.pseudo(arg);
     if (this.parameters.has(arg)) return this.parameters.value(arg);
-    if (this.template.Resources[arg]) return this.resourceRef(arg, expr, ctx);
+    if (ownValue(this.template.Resources, arg)) return this.resourceRef(arg, expr, ctx);
     throw this.fail(ctx, expr, `Ref to ${arg}: the template has no parameter or resource of that name`);
   }
 
@@ -378,7 +379,7 @@ export class TemplateResolver {
   private async target(logicalId: string, expr: unknown, ctx: Context) {
     if (ctx.condition) throw this.fail(ctx, expr, `conditions cannot reference resources (${logicalId})`);
     if (!(await this.isResourceIncluded(logicalId))) {
-      const condition = this.template.Resources[logicalId].Condition;
+      const condition = ownValue(this.template.Resources, logicalId)?.Condition;
       throw this.fail(
         ctx,
         expr,
@@ -413,7 +414,7 @@ export class TemplateResolver {
   }
 
   private async attributeValue(logicalId: string, attribute: string, expr: unknown, ctx: Context): Promise<unknown> {
-    const resource = this.template.Resources[logicalId];
+    const resource = ownValue(this.template.Resources, logicalId);
     if (!resource) throw this.fail(ctx, expr, `Fn::GetAtt of ${logicalId}.${attribute}: the template has no resource ${logicalId}`);
     const target = await this.target(logicalId, expr, ctx);
     if (!target) return new Unknown(`${logicalId}.${attribute}`);
@@ -469,10 +470,10 @@ export class TemplateResolver {
         if (target.attribute === undefined) {
           if (isPseudoParameter(name)) value = await this.pseudo(name);
           else if (this.parameters.has(name)) value = await this.parameters.value(name);
-          else if (this.template.Resources[name]) value = await this.resourceRef(name, expr, ctx);
+          else if (ownValue(this.template.Resources, name)) value = await this.resourceRef(name, expr, ctx);
           else throw this.fail(ctx, expr, `Fn::Sub variable \${${name}} is not a parameter, a resource, a pseudo parameter or a key of the variable map`);
         } else {
-          if (!this.template.Resources[target.logicalId]) {
+          if (!ownValue(this.template.Resources, target.logicalId)) {
             throw this.fail(ctx, expr, `Fn::Sub variable \${${name}}: the template has no resource ${target.logicalId}`);
           }
           value = await this.attributeValue(target.logicalId, target.attribute, expr, ctx);
@@ -541,12 +542,12 @@ export class TemplateResolver {
       keys.push(String(key));
     }
     const [mapName, topKey, secondKey] = keys;
-    const map = this.template.Mappings[mapName];
-    const value = map?.[topKey]?.[secondKey];
+    const map = ownValue(this.template.Mappings, mapName);
+    const value = ownValue(ownValue(map, topKey), secondKey);
     if (value !== undefined) return this.resolveNode(value, ctx);
     const options = arg[3];
     if (isPlainObject(options) && 'DefaultValue' in options) return this.resolveNode(options.DefaultValue, ctx);
-    const missing = !map ? `mapping ${mapName} does not exist` : !map[topKey] ? `mapping ${mapName} has no key ${topKey}` : `mapping ${mapName}.${topKey} has no key ${secondKey}`;
+    const missing = !map ? `mapping ${mapName} does not exist` : !ownValue(map, topKey) ? `mapping ${mapName} has no key ${topKey}` : `mapping ${mapName}.${topKey} has no key ${secondKey}`;
     throw this.fail(ctx, expr, `Fn::FindInMap: ${missing}`);
   }
 

@@ -163,7 +163,7 @@ export function parseTemplate(raw: unknown, source = 'template'): CfnTemplate {
     }
     if (res.Condition !== undefined) {
       if (typeof res.Condition !== 'string') fail(`resource ${logicalId}: Condition must be the name of a condition.`);
-      if (!(res.Condition as string in conditions)) fail(`resource ${logicalId} uses condition ${res.Condition}, which is not defined in Conditions.`);
+      if (!Object.prototype.hasOwnProperty.call(conditions, res.Condition as string)) fail(`resource ${logicalId} uses condition ${res.Condition}, which is not defined in Conditions.`);
     }
     for (const key of ['DeletionPolicy', 'UpdateReplacePolicy'] as const) {
       const v = res[key];
@@ -189,7 +189,7 @@ export function parseTemplate(raw: unknown, source = 'template'): CfnTemplate {
     if (out.Export !== undefined && (!isObject(out.Export) || out.Export.Name === undefined)) fail(`output ${name}: Export must be an object with a Name.`);
     if (out.Condition !== undefined) {
       if (typeof out.Condition !== 'string') fail(`output ${name}: Condition must be the name of a condition.`);
-      if (!(out.Condition as string in conditions)) fail(`output ${name} uses condition ${out.Condition}, which is not defined in Conditions.`);
+      if (!Object.prototype.hasOwnProperty.call(conditions, out.Condition as string)) fail(`output ${name} uses condition ${out.Condition}, which is not defined in Conditions.`);
     }
     outputs[name] = out as unknown as CfnOutput;
   }

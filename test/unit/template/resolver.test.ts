@@ -709,3 +709,12 @@ describe('errors', () => {
     expect(err.location.expression).toBe('{"Fn::Select":[3,["x"]]}');
   });
 });
+
+describe('names that look like object built-ins', () => {
+  it('are not mistaken for template entries', async () => {
+    expect((await resolutionError(resolveProps({ A: { Ref: 'constructor' } }))).message).toContain('Ref to constructor');
+    expect((await resolutionError(resolveProps({ A: { 'Fn::FindInMap': ['M', 'toString', 'x'] } }, { Mappings: { M: { a: { x: 1 } } } }))).message).toContain(
+      'mapping M has no key toString',
+    );
+  });
+});
