@@ -173,7 +173,9 @@ export class ProviderRegistry {
     }
     const registered = this.byType.get(type);
     if (!registered) return { route: 'cc-api', reason: `no provider pack registers ${type}` };
+    // A key whose value resolved to nothing (AWS::NoValue) is not set.
     const unhandled = Object.keys(properties)
+      .filter((name) => properties[name] !== undefined)
       .filter((name) => !registered.handledProperties.has(name) && !registered.unhandledByDesign.has(name))
       .sort();
     if (unhandled.length > 0) {

@@ -259,6 +259,12 @@ describe('ProviderRegistry routing', () => {
     });
   });
 
+  it('does not count a property whose value is undefined as set', () => {
+    expect(registry.providerFor('AWS::SQS::Queue', { QueueName: 'q', DelaySeconds: undefined }).route).toBe(
+      'sdk',
+    );
+  });
+
   it('routes a type no pack registers to Cloud Control', () => {
     expect(registry.providerFor('AWS::SNS::Topic', {})).toEqual({
       route: 'cc-api',
