@@ -9,7 +9,7 @@ const app = new cdk.App();
 const stack = new cdk.Stack(app, 'LambdaAssetApp', { stackName: app.node.tryGetContext('stackName') ?? 'CdkdLambdaAssetApp' });
 
 const fn = new lambda.Function(stack, 'Handler', {
-  runtime: lambda.Runtime.NODEJS_20_X,
+  runtime: lambda.Runtime.NODEJS_22_X,
   handler: 'index.handler',
   code: lambda.Code.fromAsset(path.join(__dirname, 'handler')),
   timeout: cdk.Duration.seconds(10),

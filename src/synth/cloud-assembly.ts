@@ -5,7 +5,7 @@
  * directory until it is disposed (asset files are read from there).
  */
 import type { IoHost } from '../util/io-host';
-import { reportAnnotations, toAnnotations } from './annotations';
+import { readValidationReport, reportAnnotations, toAnnotations } from './annotations';
 import type { StackAnnotation } from './annotations';
 import { selectStacks } from './stack-selection';
 import type { SelectableStack, StackSelector } from './stack-selection';
@@ -98,12 +98,24 @@ export interface CloudAssemblyLike {
 const STACK_TYPE = 'aws:cloudformation:stack';
 const ASSET_MANIFEST_TYPE = 'cdk:asset-manifest';
 
-/** Reads every stack of the assembly (stages included) into {@link SynthesizedStack} records. */
+/**
+ * Reads every stack of the assembly (stages included) into {@link SynthesizedStack}
+ * records; the validation report's violations join the annotations of the
+ * stack they name.
+ */
 export function readStacks(assembly: CloudAssemblyLike, defaults: DefaultEnvironment = {}): SynthesizedStack[] {
+  return readAssembly(assembly, defaults).stacks;
+}
+
+/** {@link readStacks}, plus the validation report's violations that name no stack. */
+export function readAssembly(assembly: CloudAssemblyLike, defaults: DefaultEnvironment = {}): { stacks: SynthesizedStack[]; unattributed: StackAnnotation[] } {
   const topLevel = new Set(assembly.stacks.map((s) => s.id));
   const artifacts = assembly.stacksRecursively;
   const nameById = new Map(artifacts.map((a) => [a.id, a.stackName]));
-  return artifacts.map((art) => {
+  const violations = readValidationReport(assembly.directory);
+  const ownerOf = (p: string): StackArtifactLike | undefined =>
+    artifacts.filter((a) => p === a.hierarchicalId || p.startsWith(`${a.hierarchicalId}/`)).sort((a, b) => b.hierarchicalId.length - a.hierarchicalId.length)[0];
+  const stacks = artifacts.map((art) => {
     const stackDeps = art.dependencies.filter((d) => d.manifest.type === STACK_TYPE).map((d) => d.id);
     const manifests = art.dependencies
       .filter((d): d is AssetManifestArtifactLike => d.manifest.type === ASSET_MANIFEST_TYPE)
@@ -123,9 +135,10 @@ export function readStacks(assembly: CloudAssemblyLike, defaults: DefaultEnviron
       assetManifests: manifests,
       tags: { ...(art.tags ?? {}) },
       terminationProtection: art.terminationProtection ?? false,
-      annotations: toAnnotations(art.messages),
+      annotations: [...toAnnotations(art.messages), ...violations.filter((v) => ownerOf(v.path) === art)],
     };
   });
+  return { stacks, unattributed: violations.filter((v) => ownerOf(v.path) === undefined) };
 }
 
 /** Fills in an environment-agnostic stack's account and region from the caller's defaults. */
@@ -151,6 +164,8 @@ export class SynthesizedAssembly implements AsyncDisposable {
     stacks: SynthesizedStack[],
     private readonly ioHost: IoHost,
     private readonly release: () => Promise<void> = async () => {},
+    /** Validation report violations that name no stack: reported with every selection. */
+    private readonly unattributed: StackAnnotation[] = [],
   ) {
     this.stacks = stacks;
   }
@@ -179,7 +194,7 @@ export class SynthesizedAssembly implements AsyncDisposable {
         time: new Date(),
       });
     }
-    reportAnnotations(stacks, this.ioHost);
+    reportAnnotations([{ displayPath: '', annotations: this.unattributed }, ...stacks], this.ioHost);
     return stacks;
   }
 

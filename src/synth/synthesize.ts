@@ -12,7 +12,7 @@ import type { AwsClientFactory } from '../config/aws-clients';
 import { CdkdError, ConfigError, SynthesisError } from '../util/errors';
 import { createLogger } from '../util/io-host';
 import type { IoHost } from '../util/io-host';
-import { SynthesizedAssembly, readStacks } from './cloud-assembly';
+import { SynthesizedAssembly, readAssembly } from './cloud-assembly';
 import type { CloudAssemblyLike, DefaultEnvironment } from './cloud-assembly';
 import { ToolkitIoHostAdapter } from './toolkit-io-host';
 
@@ -83,8 +83,8 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
   }
   try {
     const assembly = produced.cloudAssembly as unknown as CloudAssemblyLike;
-    const stacks = readStacks(assembly, defaults);
-    return new SynthesizedAssembly(assembly.directory, stacks, ioHost, () => produced.dispose());
+    const { stacks, unattributed } = readAssembly(assembly, defaults);
+    return new SynthesizedAssembly(assembly.directory, stacks, ioHost, () => produced.dispose(), unattributed);
   } catch (err) {
     await produced.dispose();
     throw toSynthesisError(err, config.app);

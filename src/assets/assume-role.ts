@@ -1,0 +1,53 @@
+/**
+ * Credentials of a role assumed through STS with cdkd's client factory (so the
+ * endpoint override and the caller's credentials are the same as everywhere
+ * else), refreshed shortly before they expire. Used for the CDK bootstrap
+ * file- and image-publishing roles the asset manifest names.
+ */
+import type { AssumeRoleCommandInput } from '@aws-sdk/client-sts';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import type { AwsClientFactory } from '../config/aws-clients';
+import { AssetPublishError } from '../util/errors';
+
+/** Credentials are refreshed this long before they expire. */
+const REFRESH_MARGIN_MS = 5 * 60 * 1000;
+
+export interface AssumeRoleOptions {
+  roleArn: string;
+  externalId?: string;
+  /** Further AssumeRole parameters from the manifest (session tags, duration...). */
+  additional?: Partial<Omit<AssumeRoleCommandInput, 'RoleArn' | 'ExternalId'>>;
+}
+
+/** A credential provider for the role; the first call assumes it, later calls reuse the session until it nears expiry. */
+export function assumeRoleCredentials(aws: AwsClientFactory, options: AssumeRoleOptions): AwsCredentialIdentityProvider {
+  let current: Promise<AwsCredentialIdentity> | undefined;
+  const assume = async (): Promise<AwsCredentialIdentity> => {
+    const { STSClient, AssumeRoleCommand } = require('@aws-sdk/client-sts') as typeof import('@aws-sdk/client-sts');
+    try {
+      const out = await aws.get(STSClient).send(
+        new AssumeRoleCommand({
+          RoleSessionName: 'cdkd-asset-publishing',
+          ...options.additional,
+          RoleArn: options.roleArn,
+          ExternalId: options.externalId,
+        }),
+      );
+      const c = out.Credentials;
+      if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error('the response carried no credentials');
+      return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: c.Expiration };
+    } catch (err) {
+      throw new AssetPublishError(`Cannot assume the asset publishing role ${options.roleArn}: ${(err as Error).message}`, {
+        cause: err,
+        remedy:
+          'Bootstrap the environment for the CDK (`cdk bootstrap`) and allow your credentials to assume the role, or run `cdkd bootstrap` so cdkd publishes assets to its own storage.',
+      });
+    }
+  };
+  return async () => {
+    const creds = current ? await current.catch(() => undefined) : undefined;
+    if (creds && (!creds.expiration || creds.expiration.getTime() - Date.now() > REFRESH_MARGIN_MS)) return creds;
+    current = assume();
+    return current;
+  };
+}
