@@ -15,8 +15,10 @@ export interface ProviderCheckResult {
 }
 
 export default class ProvidersCheck extends CdkdCommand {
-  static override description = `Check provider pack registrations against cdkd's resource schemas
-Classifies every schema property of each registered type as handled, by-design, read-only or unaccounted (a template setting an unaccounted property goes to Cloud Control). Exits non-zero when a registration is invalid, so a pack's CI can run it.`;
+  static override summary = "Check provider pack registrations against cdkd's resource schemas";
+
+  static override description =
+    'Classifies every schema property of each registered type as handled, by-design, read-only or unaccounted (a template setting an unaccounted property goes to Cloud Control). Exits non-zero when a registration is invalid, so a pack can run it in its own CI.';
 
   static override examples = [
     '<%= config.bin %> providers check',

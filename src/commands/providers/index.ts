@@ -26,8 +26,10 @@ export interface ProviderListResult {
 }
 
 export default class Providers extends CdkdCommand {
+  static override summary = 'List provider packs and the resource types they provision';
+
   static override description =
-    'List the resource types that provider packs provision through AWS SDK calls (every other type goes through Cloud Control)';
+    'Every resource type a provider pack registers, with its pack and how many of its properties the pack handles. A resource of another type, or one that sets a property its pack does not handle, goes through Cloud Control.';
 
   static override examples = ['<%= config.bin %> providers', '<%= config.bin %> providers --json'];
 
