@@ -7,6 +7,9 @@ import { FaultRegistry } from './core/faults';
 import { LatencyProfile, RequestCounter } from './core/latency';
 import type { ServiceHandler } from './core/service';
 import { CloudFormationService, CloudFormationStore } from './services/cloudformation';
+import { BucketAdapter, BucketPolicyAdapter, GenericAdapter, GenericStore, ParameterAdapter, QueueAdapter, type ResourceAdapter } from './services/cloudcontrol/adapters';
+import { defaultSchemasDir, SchemaRegistry } from './services/cloudcontrol/schemas';
+import { CloudControlService, CloudControlStore } from './services/cloudcontrol/service';
 import { bucketProperties } from './services/s3/resource';
 import { S3Service } from './services/s3/service';
 import { S3Store } from './services/s3/store';
@@ -43,6 +46,12 @@ export class EmulatorState {
   readonly sqs = new SqsStore();
   readonly ssm = new SsmStore();
   readonly cloudformation = new CloudFormationStore();
+  readonly cloudcontrol = new CloudControlStore();
+  readonly generic = new GenericStore();
+  readonly schemas: SchemaRegistry;
+  /** Types whose resources live in a service's own store. */
+  private readonly adapters: Map<string, ResourceAdapter>;
+  private readonly genericAdapter: GenericAdapter;
   readonly services = new Map<string, ServiceHandler>();
   private readonly listeners: Array<() => void> = [];
 
@@ -53,6 +62,20 @@ export class EmulatorState {
     this.register(new SqsService(this.sqs));
     this.register(new SsmService(this.ssm));
     this.register(new CloudFormationService(this.cloudformation));
+    this.schemas = new SchemaRegistry(options.schemasDir ?? defaultSchemasDir());
+    this.genericAdapter = new GenericAdapter(this.generic);
+    this.adapters = new Map<string, ResourceAdapter>([
+      ['AWS::S3::Bucket', new BucketAdapter(this.s3)],
+      ['AWS::S3::BucketPolicy', new BucketPolicyAdapter(this.s3)],
+      ['AWS::SQS::Queue', new QueueAdapter(this.sqs)],
+      ['AWS::SSM::Parameter', new ParameterAdapter(this.ssm)],
+    ]);
+    this.register(new CloudControlService(this.schemas, this.cloudcontrol, (type) => this.adapterFor(type), () => this.changed()));
+  }
+
+  /** Where resources of a type live for Cloud Control. */
+  adapterFor(typeName: string): ResourceAdapter {
+    return this.adapters.get(typeName) ?? this.genericAdapter;
   }
 
   private register(service: ServiceHandler): void {
@@ -74,6 +97,9 @@ export class EmulatorState {
     this.sqs.clear();
     this.ssm.clear();
     this.cloudformation.clear();
+    this.cloudcontrol.clear();
+    this.generic.clear();
+    this.sqs.deleteCooldownMs = 60_000;
     this.accounts.clear();
     this.requests.clear();
     this.latency.clear();
@@ -92,6 +118,19 @@ export class EmulatorState {
     }
     for (const parameter of this.ssm.parameters.values()) {
       items.push({ account: parameter.account, region: parameter.region, type: 'AWS::SSM::Parameter', identifier: parameter.name, properties: parameterProperties(parameter) });
+    }
+    for (const bucket of this.s3.buckets.values()) {
+      if (!bucket.policy) continue;
+      let document: unknown = bucket.policy;
+      try {
+        document = JSON.parse(bucket.policy);
+      } catch {
+        // keep the raw text
+      }
+      items.push({ account: bucket.account, region: bucket.region, type: 'AWS::S3::BucketPolicy', identifier: bucket.name, properties: { Bucket: bucket.name, PolicyDocument: document } });
+    }
+    for (const record of this.generic.records.values()) {
+      items.push({ account: record.account, region: record.region, type: record.type, identifier: record.identifier, properties: record.model });
     }
     for (const stack of this.cloudformation.stacks) {
       items.push({

@@ -5,6 +5,15 @@
 import type { Fault, FaultSpec } from '../core/faults';
 import type { LatencyRule } from '../core/latency';
 import type { SeededStack, StackSeed } from '../services/cloudformation';
+import type { TypeSettings } from '../services/cloudcontrol/service';
+
+/** Settings of the whole emulator (`GET /_emulator/settings`). */
+export interface EmulatorSettings {
+  accountId: string;
+  /** How long SQS refuses a deleted queue's name (QueueDeletedRecently); AWS: 60000. */
+  sqsDeleteCooldownMs: number;
+  schemasDir: string;
+}
 import type { InventoryItem } from '../state';
 
 export interface RequestCounts {
@@ -103,6 +112,41 @@ export class EmulatorControlClient {
     if (options.region) q.set('region', options.region);
     const suffix = q.size ? `?${q.toString()}` : '';
     await this.call('DELETE', `/cloudformation/stacks/${encodeURIComponent(stackName)}${suffix}`);
+  }
+
+  /**
+   * Cloud Control behaviour of a resource type (`*` for every type): latency
+   * from request to SUCCESS, non-provisionable (UnsupportedActionException),
+   * or requests that fail with a handler error code. Merged with earlier settings.
+   */
+  setTypeSettings(typeName: string, settings: TypeSettings): Promise<TypeSettings> {
+    return this.call('PUT', `/cloudcontrol/types/${encodeURIComponent(typeName)}`, settings);
+  }
+
+  /** Shorthand: the time Cloud Control takes from CreateResource (etc.) to SUCCESS for a type. */
+  setTypeLatency(typeName: string, latencyMs: number): Promise<TypeSettings> {
+    return this.setTypeSettings(typeName, { latencyMs });
+  }
+
+  /** Shorthand: make a type non-provisionable (Cloud Control answers UnsupportedActionException). */
+  setTypeProvisionable(typeName: string, provisionable: boolean): Promise<TypeSettings> {
+    return this.setTypeSettings(typeName, { provisionable });
+  }
+
+  typeSettings(): Promise<Record<string, TypeSettings>> {
+    return this.call('GET', '/cloudcontrol/types');
+  }
+
+  async clearTypeSettings(typeName?: string): Promise<void> {
+    await this.call('DELETE', typeName ? `/cloudcontrol/types/${encodeURIComponent(typeName)}` : '/cloudcontrol/types');
+  }
+
+  settings(): Promise<EmulatorSettings> {
+    return this.call('GET', '/settings');
+  }
+
+  updateSettings(settings: Partial<Pick<EmulatorSettings, 'sqsDeleteCooldownMs'>>): Promise<EmulatorSettings> {
+    return this.call('PUT', '/settings', settings);
   }
 
   /** Any control route, for routes this client does not wrap yet. */

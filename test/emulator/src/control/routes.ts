@@ -7,6 +7,7 @@ import type { FaultSpec } from '../core/faults';
 import { jsonResponse, type EmulatorRequest, type EmulatorResponse } from '../core/http';
 import type { LatencyRule } from '../core/latency';
 import type { StackSeed } from '../services/cloudformation';
+import type { TypeSettings } from '../services/cloudcontrol/service';
 import type { EmulatorState } from '../state';
 
 type Handler = (req: EmulatorRequest, params: string[]) => EmulatorResponse | Promise<EmulatorResponse>;
@@ -73,6 +74,44 @@ export class ControlApi {
       return jsonResponse(200, { accountId });
     });
     this.addCloudFormationRoutes();
+    this.addCloudControlRoutes();
+    this.add('GET', /^\/_emulator\/settings$/, () => jsonResponse(200, this.settings()));
+    this.add('PUT', /^\/_emulator\/settings$/, (req) => {
+      const { sqsDeleteCooldownMs } = body(req) as { sqsDeleteCooldownMs?: unknown };
+      if (sqsDeleteCooldownMs !== undefined) {
+        if (typeof sqsDeleteCooldownMs !== 'number' || sqsDeleteCooldownMs < 0) throw badRequest('"sqsDeleteCooldownMs" is a number >= 0');
+        this.state.sqs.deleteCooldownMs = sqsDeleteCooldownMs;
+      }
+      return jsonResponse(200, this.settings());
+    });
+  }
+
+  private settings(): Record<string, unknown> {
+    return { accountId: this.state.accounts.defaultAccount, sqsDeleteCooldownMs: this.state.sqs.deleteCooldownMs, schemasDir: this.state.schemas.dir };
+  }
+
+  private addCloudControlRoutes(): void {
+    const types = () => Object.fromEntries(this.state.cloudcontrol.typeSettings);
+    this.add('GET', /^\/_emulator\/cloudcontrol\/types$/, () => jsonResponse(200, types()));
+    this.add('PUT', /^\/_emulator\/cloudcontrol\/types\/([^/]+)$/, (req, [typeName]) => {
+      const settings = body(req) as TypeSettings;
+      if (typeName !== '*' && !this.state.schemas.has(typeName!)) throw notFound(`no schema for type ${typeName} in ${this.state.schemas.dir}`);
+      if (settings.latencyMs !== undefined && !(typeof settings.latencyMs === 'number' && settings.latencyMs >= 0)) throw badRequest('"latencyMs" is a number >= 0');
+      if (settings.provisionable !== undefined && typeof settings.provisionable !== 'boolean') throw badRequest('"provisionable" is a boolean');
+      if (settings.failWith !== undefined && settings.failWith !== null && typeof settings.failWith.errorCode !== 'string') throw badRequest('"failWith" needs "errorCode" (e.g. GeneralServiceException)');
+      const merged: TypeSettings = { ...this.state.cloudcontrol.typeSettings.get(typeName!), ...settings };
+      if (settings.failWith === null) delete merged.failWith;
+      this.state.cloudcontrol.typeSettings.set(typeName!, merged);
+      return jsonResponse(200, merged);
+    });
+    this.add('DELETE', /^\/_emulator\/cloudcontrol\/types\/([^/]+)$/, (_req, [typeName]) => {
+      this.state.cloudcontrol.typeSettings.delete(typeName!);
+      return jsonResponse(200, types());
+    });
+    this.add('DELETE', /^\/_emulator\/cloudcontrol\/types$/, () => {
+      this.state.cloudcontrol.typeSettings.clear();
+      return jsonResponse(200, {});
+    });
   }
 
   private addCloudFormationRoutes(): void {

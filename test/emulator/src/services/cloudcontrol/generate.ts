@@ -1,0 +1,180 @@
+/**
+ * Plausible values for what AWS generates: read-only attributes (ARNs from the
+ * type's ARN template, ids, URLs) and physical names a template left out.
+ */
+import { randomBytes } from 'node:crypto';
+import { upperAlnum, uuid } from '../../core/ids';
+import { getAt, pointerPath, schemaAt, setAt, type ResourceSchema } from './schemas';
+
+export interface Scope {
+  account: string;
+  region: string;
+  /** `http://<Host>` the client used (for URLs the emulator itself serves). */
+  baseUrl: string;
+}
+
+export function partitionOf(region: string): string {
+  if (region.startsWith('cn-')) return 'aws-cn';
+  if (region.startsWith('us-gov-')) return 'aws-us-gov';
+  return 'aws';
+}
+
+/** `AWS::SNS::Topic` → `Topic`. */
+export function resourcePart(typeName: string): string {
+  return typeName.split('::').pop() ?? typeName;
+}
+
+/** A physical name as AWS generates one when a template gives none: `<Resource>-<RANDOM>`. */
+export function generatedName(typeName: string, options: { lowercase?: boolean; maxLength?: number } = {}): string {
+  let name = `${resourcePart(typeName)}-${upperAlnum(12)}`;
+  if (options.lowercase) name = name.toLowerCase();
+  if (options.maxLength && name.length > options.maxLength) name = name.slice(name.length - options.maxLength);
+  return name;
+}
+
+/** EC2-style id prefixes for well-known identifier properties. */
+const ID_PREFIXES: Record<string, string> = {
+  VpcId: 'vpc',
+  SubnetId: 'subnet',
+  GroupId: 'sg',
+  RouteTableId: 'rtb',
+  InternetGatewayId: 'igw',
+  NatGatewayId: 'nat',
+  AllocationId: 'eipalloc',
+  NetworkAclId: 'acl',
+  InstanceId: 'i',
+  ImageId: 'ami',
+  VolumeId: 'vol',
+  NetworkInterfaceId: 'eni',
+  TransitGatewayId: 'tgw',
+  VpcEndpointId: 'vpce',
+  LaunchTemplateId: 'lt',
+  KeyPairId: 'key',
+  PrefixListId: 'pl',
+  DhcpOptionsId: 'dopt',
+  EgressOnlyInternetGatewayId: 'eigw',
+  VPCPeeringConnectionId: 'pcx',
+  CustomerGatewayId: 'cgw',
+  VPNGatewayId: 'vgw',
+};
+
+function hex(length: number): string {
+  return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+}
+
+/** Fills `${Var}` of an ARN template from the model; undefined when a variable has no value. */
+export function fillArnTemplate(template: string, model: Record<string, unknown>, scope: Scope): string | undefined {
+  let missing = false;
+  const arn = template.replace(/\$\{([^}]+)\}/g, (_, name: string) => {
+    const value = templateVariable(name, model, scope);
+    if (value === undefined) missing = true;
+    return value ?? '';
+  });
+  return missing ? undefined : arn;
+}
+
+function templateVariable(name: string, model: Record<string, unknown>, scope: Scope): string | undefined {
+  if (name === 'Partition') return partitionOf(scope.region);
+  if (name === 'Region') return scope.region;
+  if (name === 'Account') return scope.account;
+  const direct = model[name];
+  if (typeof direct === 'string' || typeof direct === 'number') return String(direct);
+  if (name.endsWith('WithoutLeadingSlash')) {
+    const base = model[name.slice(0, -'WithoutLeadingSlash'.length)];
+    return typeof base === 'string' ? base.replace(/^\//, '') : undefined;
+  }
+  if (name.endsWith('WithPath')) {
+    const base = model[name.slice(0, -'WithPath'.length)];
+    if (typeof base !== 'string') return undefined;
+    const p = typeof model.Path === 'string' ? model.Path : '/';
+    return `${p.replace(/^\//, '')}${base}`;
+  }
+  return undefined;
+}
+
+/** Names of writable properties the ARN template needs (e.g. `TopicName`). */
+export function arnTemplateNameProperties(schema: ResourceSchema): string[] {
+  if (!schema.arnTemplate) return [];
+  const readOnly = new Set((schema.readOnlyProperties ?? []).map((p) => pointerPath(p)[0]));
+  const names: string[] = [];
+  for (const m of schema.arnTemplate.matchAll(/\$\{([^}]+)\}/g)) {
+    let name = m[1]!;
+    if (['Partition', 'Region', 'Account'].includes(name)) continue;
+    if (name.endsWith('WithoutLeadingSlash')) name = name.slice(0, -'WithoutLeadingSlash'.length);
+    else if (name.endsWith('WithPath')) name = name.slice(0, -'WithPath'.length);
+    if (schema.properties?.[name] && !readOnly.has(name)) names.push(name);
+  }
+  return names;
+}
+
+/**
+ * Fills in what AWS would: names absent from the primary identifier or ARN
+ * template, then every read-only property.
+ */
+export function completeModel(schema: ResourceSchema, desired: Record<string, unknown>, scope: Scope): Record<string, unknown> {
+  const model = structuredClone(desired);
+  const readOnly = schema.readOnlyProperties ?? [];
+  const readOnlyTop = new Set(readOnly.map((p) => pointerPath(p)[0]));
+  const nameProps = new Set([
+    ...schema.primaryIdentifier.map((p) => pointerPath(p)).filter((s) => s.length === 1).map((s) => s[0]!),
+    ...arnTemplateNameProperties(schema),
+  ]);
+  for (const name of nameProps) {
+    if (readOnlyTop.has(name) || model[name] !== undefined) continue;
+    if (schemaAt(schema, [name])?.type !== 'string' && schemaAt(schema, [name])?.type !== undefined) continue;
+    model[name] = generatedName(schema.typeName);
+  }
+  // ARNs last, so they can use generated ids.
+  const pointers = [...readOnly].sort((a, b) => Number(/Arn$/i.test(pointerPath(a).join('.'))) - Number(/Arn$/i.test(pointerPath(b).join('.'))));
+  for (const pointer of pointers) {
+    const segments = pointerPath(pointer);
+    if (segments.includes('*') || getAt(model, segments) !== undefined) continue;
+    const value = readOnlyValue(schema, segments, model, scope);
+    if (value !== undefined) setAt(model, segments, value);
+  }
+  return model;
+}
+
+function readOnlyValue(schema: ResourceSchema, segments: string[], model: Record<string, unknown>, scope: Scope): unknown {
+  const propSchema = schemaAt(schema, segments);
+  const type = Array.isArray(propSchema?.type) ? propSchema?.type[0] : propSchema?.type;
+  if (type === 'object' || type === 'array') return undefined;
+  if (type === 'integer' || type === 'number') return segments[segments.length - 1] === 'Port' ? 443 : 1;
+  if (type === 'boolean') return false;
+  const name = segments[segments.length - 1]!;
+  const part = resourcePart(schema.typeName);
+  const service = schema.typeName.split('::')[1]!.toLowerCase();
+  if (/Arn$/i.test(name)) {
+    const fromTemplate = segments.length === 1 && schema.arnTemplate ? fillArnTemplate(schema.arnTemplate, model, scope) : undefined;
+    return fromTemplate ?? `arn:${partitionOf(scope.region)}:${service}:${scope.region}:${scope.account}:${part.toLowerCase()}/${identifierHint(model, schema) ?? hex(17)}`;
+  }
+  const prefix = ID_PREFIXES[name];
+  if (prefix) return `${prefix}-${hex(17)}`;
+  if (/Id$/.test(name)) return `${part.toUpperCase().slice(0, 4)}${upperAlnum(17)}`;
+  if (/(Url|URL|Uri|Endpoint|Address|DomainName|DnsName|DNSName)$/.test(name)) {
+    const host = `${part.toLowerCase()}-${hex(8)}.${service}.${scope.region}.amazonaws.com`;
+    return /(Url|URL|Uri)$/.test(name) ? `https://${host}` : host;
+  }
+  if (/Name$/.test(name)) return generatedName(schema.typeName);
+  if (/(Time|Date)$/.test(name)) return new Date().toISOString();
+  return `${part.toLowerCase()}-${uuid()}`;
+}
+
+function identifierHint(model: Record<string, unknown>, schema: ResourceSchema): string | undefined {
+  for (const pointer of schema.primaryIdentifier) {
+    const value = getAt(model, pointerPath(pointer));
+    if (typeof value === 'string' && !value.startsWith('arn:')) return value;
+  }
+  return undefined;
+}
+
+/** The primary identifier of a model (multi-part values joined with `|`); undefined while a part is missing. */
+export function identifierOf(schema: ResourceSchema, model: Record<string, unknown>): string | undefined {
+  const parts: string[] = [];
+  for (const pointer of schema.primaryIdentifier) {
+    const value = getAt(model, pointerPath(pointer));
+    if (value === undefined || value === null || value === '') return undefined;
+    parts.push(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return parts.join('|');
+}

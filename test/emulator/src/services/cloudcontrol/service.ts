@@ -1,0 +1,425 @@
+/**
+ * AWS Cloud Control API (JSON 1.0), generic over the resource schemas.
+ * Create/Update/Delete are asynchronous requests: PENDING when accepted,
+ * IN_PROGRESS while the type's latency runs, then SUCCESS or FAILED.
+ */
+import { AwsError } from '../../core/errors';
+import type { EmulatorRequest, EmulatorResponse } from '../../core/http';
+import { uuid } from '../../core/ids';
+import { jsonError, jsonFault, jsonInput, jsonOk, jsonTarget, missingAuthTokenException, type JsonProtocolOptions } from '../../core/json-protocol';
+import type { CallContext, RoutedCall, ServiceHandler } from '../../core/service';
+import { HandlerError, notFound, type ResourceAdapter, type StoredResource } from './adapters';
+import type { Scope } from './generate';
+import { applyPatch, PatchError, type PatchOperation } from './patch';
+import { getAt, pointerPath, type ResourceSchema, type SchemaRegistry } from './schemas';
+import { validateModel, validationMessage } from './validate';
+
+const PROTOCOL: JsonProtocolOptions = { version: '1.0', errorNamespace: 'com.amazonaws.cloudcontrolapi' };
+
+export type OperationName = 'CREATE' | 'UPDATE' | 'DELETE';
+export type OperationStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'CANCEL_IN_PROGRESS' | 'CANCEL_COMPLETE';
+
+/** Per-type behaviour set through the control API (`*` is the default for every type). */
+export interface TypeSettings {
+  /** Time from the request to SUCCESS/FAILED, in ms. */
+  latencyMs?: number;
+  /** false: every request on the type is refused with UnsupportedActionException. */
+  provisionable?: boolean;
+  /** Make requests fail with a handler error code (e.g. GeneralServiceException). */
+  failWith?: { errorCode: string; message?: string; operations?: OperationName[]; count?: number };
+}
+
+export interface ResourceRequest {
+  token: string;
+  account: string;
+  region: string;
+  typeName: string;
+  identifier?: string;
+  operation: OperationName;
+  status: OperationStatus;
+  eventTime: Date;
+  statusMessage?: string;
+  errorCode?: string;
+  resourceModel?: string;
+  clientToken?: string;
+  /** Fingerprint of the input, for ClientToken conflicts. */
+  fingerprint: string;
+  timer?: NodeJS.Timeout;
+}
+
+type Input = Record<string, unknown>;
+
+export class CloudControlStore {
+  readonly requests = new Map<string, ResourceRequest>();
+  readonly typeSettings = new Map<string, TypeSettings>();
+
+  clearRequests(): void {
+    for (const r of this.requests.values()) if (r.timer) clearTimeout(r.timer);
+    this.requests.clear();
+  }
+
+  clear(): void {
+    this.clearRequests();
+    this.typeSettings.clear();
+  }
+
+  settingsFor(typeName: string): TypeSettings {
+    return { ...this.typeSettings.get('*'), ...this.typeSettings.get(typeName) };
+  }
+}
+
+export class CloudControlService implements ServiceHandler {
+  readonly name = 'cloudcontrol';
+
+  constructor(
+    private readonly schemas: SchemaRegistry,
+    private readonly store: CloudControlStore,
+    private readonly adapterFor: (typeName: string) => ResourceAdapter,
+    private readonly onChange: () => void,
+  ) {}
+
+  route(req: EmulatorRequest): RoutedCall {
+    const operation = jsonTarget(req) ?? '';
+    const handlers: Record<string, (ctx: CallContext, input: Input) => unknown> = {
+      CreateResource: (ctx, input) => this.createResource(ctx, input),
+      UpdateResource: (ctx, input) => this.updateResource(ctx, input),
+      DeleteResource: (ctx, input) => this.deleteResource(ctx, input),
+      GetResource: (ctx, input) => this.getResource(ctx, input),
+      ListResources: (ctx, input) => this.listResources(ctx, input),
+      GetResourceRequestStatus: (ctx, input) => this.getResourceRequestStatus(ctx, input),
+      ListResourceRequests: (ctx, input) => this.listResourceRequests(ctx, input),
+      CancelResourceRequest: (ctx, input) => this.cancelResourceRequest(ctx, input),
+    };
+    const handler = handlers[operation];
+    if (!handler) throw new AwsError('UnknownOperationException', `Unknown operation ${operation}`, 400);
+    return { operation, run: (ctx) => jsonOk(PROTOCOL, handler(ctx, jsonInput(req)), ctx.requestId) };
+  }
+
+  errorResponse(err: AwsError, _req: EmulatorRequest, requestId: string): EmulatorResponse {
+    return jsonError(PROTOCOL, err, requestId);
+  }
+
+  unsignedError(): AwsError {
+    return missingAuthTokenException();
+  }
+
+  faultFor(status: number): { code: string; status: number } {
+    if (status === 500) return { code: 'ServiceInternalErrorException', status: 500 };
+    return jsonFault(status);
+  }
+
+  // ------------------------------------------------------------ helpers
+
+  private scope(ctx: CallContext): Scope {
+    return { account: ctx.account, region: ctx.region, baseUrl: ctx.baseUrl };
+  }
+
+  private schema(input: Input): ResourceSchema {
+    const typeName = input.TypeName;
+    if (typeof typeName !== 'string' || !typeName) {
+      throw new AwsError('ValidationException', "1 validation error detected: Value null at 'typeName' failed to satisfy constraint: Member must not be null");
+    }
+    if (!/^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$/.test(typeName)) {
+      throw new AwsError('ValidationException', `1 validation error detected: Value '${typeName}' at 'typeName' failed to satisfy constraint: Member must satisfy regular expression pattern: [A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}`);
+    }
+    const schema = this.schemas.get(typeName);
+    if (!schema) throw new AwsError('TypeNotFoundException', `The type '${typeName}' cannot be found.`, 400);
+    return schema;
+  }
+
+  private checkProvisionable(schema: ResourceSchema): void {
+    if (this.store.settingsFor(schema.typeName).provisionable === false) {
+      throw new AwsError('UnsupportedActionException', `Resource type ${schema.typeName} does not support this action.`, 400);
+    }
+  }
+
+  private identifierInput(input: Input): string {
+    const identifier = input.Identifier;
+    if (typeof identifier !== 'string' || !identifier) {
+      throw new AwsError('ValidationException', "1 validation error detected: Value null at 'identifier' failed to satisfy constraint: Member must not be null");
+    }
+    return identifier;
+  }
+
+  /**
+   * The ProgressEvent of a request. The answer to the mutating call itself
+   * (`accepted`) reports PENDING; later reads report IN_PROGRESS until the
+   * type's latency has passed, then the outcome.
+   */
+  progressEvent(r: ResourceRequest, accepted = false): Record<string, unknown> {
+    return {
+      TypeName: r.typeName,
+      Identifier: r.identifier,
+      RequestToken: r.token,
+      Operation: r.operation,
+      OperationStatus: accepted ? 'PENDING' : r.status,
+      EventTime: r.eventTime.getTime() / 1000,
+      ResourceModel: accepted ? undefined : r.resourceModel,
+      StatusMessage: accepted ? undefined : r.statusMessage,
+      ErrorCode: accepted ? undefined : r.errorCode,
+    };
+  }
+
+  /**
+   * The same ClientToken with the same input returns the first request;
+   * with a different input it is a conflict.
+   */
+  private replayed(ctx: CallContext, input: Input, operation: OperationName): ResourceRequest | undefined {
+    const clientToken = input.ClientToken;
+    if (typeof clientToken !== 'string' || !clientToken) return undefined;
+    const fingerprint = JSON.stringify({ operation, input });
+    for (const r of this.store.requests.values()) {
+      if (r.clientToken !== clientToken || r.account !== ctx.account || r.region !== ctx.region) continue;
+      if (r.fingerprint !== fingerprint) {
+        throw new AwsError(
+          'ClientTokenConflictException',
+          "The specified client token has already been used in another resource request. It's best practice for client tokens to be unique for each resource operation request. However, client token expire after 36 hours.",
+          400,
+        );
+      }
+      return r;
+    }
+    return undefined;
+  }
+
+  private checkConcurrent(ctx: CallContext, typeName: string, identifier: string | undefined): void {
+    if (!identifier) return;
+    for (const r of this.store.requests.values()) {
+      if (r.account === ctx.account && r.region === ctx.region && r.typeName === typeName && r.identifier === identifier && r.status === 'IN_PROGRESS') {
+        throw new AwsError('ConcurrentOperationException', `Another resource operation is currently being performed on this resource (request ${r.token}).`, 400);
+      }
+    }
+  }
+
+  /**
+   * Starts a request: `work` runs when the type's latency has passed (at once
+   * when it is zero) and decides SUCCESS or FAILED.
+   */
+  private start(ctx: CallContext, input: Input, schema: ResourceSchema, operation: OperationName, identifier: string | undefined, work: () => StoredResource | undefined): ResourceRequest {
+    const settings = this.store.settingsFor(schema.typeName);
+    const latency = Math.max(0, settings.latencyMs ?? 0);
+    const request: ResourceRequest = {
+      token: uuid(),
+      account: ctx.account,
+      region: ctx.region,
+      typeName: schema.typeName,
+      identifier,
+      operation,
+      status: 'IN_PROGRESS',
+      eventTime: new Date(),
+      clientToken: typeof input.ClientToken === 'string' ? input.ClientToken : undefined,
+      fingerprint: JSON.stringify({ operation, input }),
+    };
+    this.store.requests.set(request.token, request);
+    const finish = () => {
+      request.timer = undefined;
+      if (request.status !== 'IN_PROGRESS') return;
+      const fail = this.injectedFailure(schema.typeName, operation);
+      try {
+        if (fail) throw fail;
+        const result = work();
+        request.status = 'SUCCESS';
+        if (result) {
+          request.identifier = result.identifier;
+          if (operation !== 'DELETE') request.resourceModel = JSON.stringify(result.model);
+        }
+      } catch (err) {
+        if (!(err instanceof HandlerError)) throw err;
+        request.status = 'FAILED';
+        request.errorCode = err.errorCode;
+        request.statusMessage = err.message;
+      }
+      this.onChange();
+    };
+    if (latency === 0) finish();
+    else {
+      request.timer = setTimeout(finish, latency);
+      request.timer.unref?.();
+    }
+    return request;
+  }
+
+  private injectedFailure(typeName: string, operation: OperationName): HandlerError | undefined {
+    const settings = this.store.typeSettings.get(typeName) ?? this.store.typeSettings.get('*');
+    const failWith = settings?.failWith;
+    if (!failWith || (failWith.operations && !failWith.operations.includes(operation))) return undefined;
+    if (failWith.count !== undefined) {
+      if (failWith.count <= 0) return undefined;
+      failWith.count--;
+    }
+    return new HandlerError(failWith.errorCode, failWith.message ?? `Injected ${failWith.errorCode} for ${typeName} (${operation})`);
+  }
+
+  private respond(request: ResourceRequest, accepted = false): unknown {
+    return { ProgressEvent: this.progressEvent(request, accepted) };
+  }
+
+  // -------------------------------------------------------- operations
+
+  private createResource(ctx: CallContext, input: Input): unknown {
+    const schema = this.schema(input);
+    this.checkProvisionable(schema);
+    const replay = this.replayed(ctx, input, 'CREATE');
+    if (replay) return this.respond(replay);
+    if (typeof input.DesiredState !== 'string') {
+      throw new AwsError('ValidationException', "1 validation error detected: Value null at 'desiredState' failed to satisfy constraint: Member must not be null");
+    }
+    let desired: Record<string, unknown>;
+    try {
+      desired = JSON.parse(input.DesiredState) as Record<string, unknown>;
+    } catch {
+      throw new AwsError('InvalidRequestException', 'DesiredState is not a valid JSON document', 400);
+    }
+    if (!desired || typeof desired !== 'object' || Array.isArray(desired)) throw new AwsError('InvalidRequestException', 'DesiredState must be a JSON object', 400);
+    const knownIdentifier = identifierFromDesired(schema, desired);
+    this.checkConcurrent(ctx, schema.typeName, knownIdentifier);
+    const scope = this.scope(ctx);
+    const adapter = this.adapterFor(schema.typeName);
+    const request = this.start(ctx, input, schema, 'CREATE', knownIdentifier, () => {
+      checkModel(schema, desired, true);
+      return adapter.create(scope, schema, desired);
+    });
+    return this.respond(request, true);
+  }
+
+  private updateResource(ctx: CallContext, input: Input): unknown {
+    const schema = this.schema(input);
+    this.checkProvisionable(schema);
+    const identifier = this.identifierInput(input);
+    const replay = this.replayed(ctx, input, 'UPDATE');
+    if (replay) return this.respond(replay);
+    let operations: PatchOperation[];
+    try {
+      operations = JSON.parse(String(input.PatchDocument)) as PatchOperation[];
+      if (!Array.isArray(operations)) throw new Error('not an array');
+    } catch {
+      throw new AwsError('InvalidRequestException', 'PatchDocument is not a valid JSON Patch (RFC 6902) document', 400);
+    }
+    this.checkConcurrent(ctx, schema.typeName, identifier);
+    const scope = this.scope(ctx);
+    const adapter = this.adapterFor(schema.typeName);
+    const request = this.start(ctx, input, schema, 'UPDATE', identifier, () => {
+      const current = adapter.read(scope, schema, identifier);
+      if (!current) throw notFound(schema.typeName, identifier);
+      const readOnly = new Set((schema.readOnlyProperties ?? []).map((p) => pointerPath(p)).filter((s) => s.length === 1).map((s) => s[0]!));
+      const before: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(current.model)) if (!readOnly.has(k)) before[k] = v;
+      for (const op of operations) {
+        const top = String(op.path ?? '').split('/')[1];
+        if (top && readOnly.has(top)) throw new HandlerError('InvalidRequest', `Invalid patch update: readOnlyProperties [/properties/${top}] cannot be updated`);
+      }
+      let after: Record<string, unknown>;
+      try {
+        after = applyPatch(before, operations);
+      } catch (err) {
+        if (err instanceof PatchError) throw new HandlerError('InvalidRequest', `Invalid patch update: ${err.message}`);
+        throw err;
+      }
+      const changed = (schema.createOnlyProperties ?? []).filter((p) => JSON.stringify(getAt(before, pointerPath(p))) !== JSON.stringify(getAt(after, pointerPath(p))));
+      if (changed.length) throw new HandlerError('NotUpdatable', `Invalid patch update: createOnlyProperties [${changed.join(', ')}] cannot be updated`);
+      checkModel(schema, after, false);
+      return adapter.update(scope, schema, identifier, after);
+    });
+    return this.respond(request, true);
+  }
+
+  private deleteResource(ctx: CallContext, input: Input): unknown {
+    const schema = this.schema(input);
+    this.checkProvisionable(schema);
+    const identifier = this.identifierInput(input);
+    const replay = this.replayed(ctx, input, 'DELETE');
+    if (replay) return this.respond(replay);
+    this.checkConcurrent(ctx, schema.typeName, identifier);
+    const scope = this.scope(ctx);
+    const adapter = this.adapterFor(schema.typeName);
+    const request = this.start(ctx, input, schema, 'DELETE', identifier, () => {
+      adapter.delete(scope, schema, identifier);
+      return { identifier, model: {} };
+    });
+    return this.respond(request, true);
+  }
+
+  private getResource(ctx: CallContext, input: Input): unknown {
+    const schema = this.schema(input);
+    this.checkProvisionable(schema);
+    const identifier = this.identifierInput(input);
+    const found = this.adapterFor(schema.typeName).read(this.scope(ctx), schema, identifier);
+    if (!found) throw new AwsError('ResourceNotFoundException', `Resource of type '${schema.typeName}' with identifier '${identifier}' was not found.`, 400);
+    return { TypeName: schema.typeName, ResourceDescription: { Identifier: found.identifier, Properties: JSON.stringify(found.model) } };
+  }
+
+  private listResources(ctx: CallContext, input: Input): unknown {
+    const schema = this.schema(input);
+    this.checkProvisionable(schema);
+    const max = typeof input.MaxResults === 'number' ? input.MaxResults : 100;
+    if (max < 1 || max > 100) throw new AwsError('ValidationException', "1 validation error detected: Value at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 100");
+    const all = this.adapterFor(schema.typeName)
+      .list(this.scope(ctx), schema)
+      .sort((a, b) => (a.identifier < b.identifier ? -1 : 1));
+    const start = typeof input.NextToken === 'string' ? Number(Buffer.from(input.NextToken, 'base64').toString('utf8')) || 0 : 0;
+    const page = all.slice(start, start + max);
+    return {
+      TypeName: schema.typeName,
+      ResourceDescriptions: page.map((r) => ({ Identifier: r.identifier, Properties: JSON.stringify(r.model) })),
+      NextToken: start + max < all.length ? Buffer.from(String(start + max)).toString('base64') : undefined,
+    };
+  }
+
+  private requestFor(ctx: CallContext, input: Input): ResourceRequest {
+    const token = input.RequestToken;
+    const request = typeof token === 'string' ? this.store.requests.get(token) : undefined;
+    if (!request || request.account !== ctx.account || request.region !== ctx.region) {
+      throw new AwsError('RequestTokenNotFoundException', `Request with token ${String(token)} was not found.`, 400);
+    }
+    return request;
+  }
+
+  private getResourceRequestStatus(ctx: CallContext, input: Input): unknown {
+    return this.respond(this.requestFor(ctx, input));
+  }
+
+  private listResourceRequests(ctx: CallContext, input: Input): unknown {
+    const filter = (input.ResourceRequestStatusFilter ?? {}) as { Operations?: string[]; OperationStatuses?: string[] };
+    const max = typeof input.MaxResults === 'number' ? input.MaxResults : 100;
+    const all = [...this.store.requests.values()]
+      .filter((r) => r.account === ctx.account && r.region === ctx.region)
+      .map((r) => this.progressEvent(r))
+      .filter((e) => (!filter.Operations?.length || filter.Operations.includes(e.Operation as string)) && (!filter.OperationStatuses?.length || filter.OperationStatuses.includes(e.OperationStatus as string)))
+      .reverse();
+    const start = typeof input.NextToken === 'string' ? Number(Buffer.from(input.NextToken, 'base64').toString('utf8')) || 0 : 0;
+    return {
+      ResourceRequestStatusSummaries: all.slice(start, start + max),
+      NextToken: start + max < all.length ? Buffer.from(String(start + max)).toString('base64') : undefined,
+    };
+  }
+
+  private cancelResourceRequest(ctx: CallContext, input: Input): unknown {
+    const request = this.requestFor(ctx, input);
+    if (request.status !== 'IN_PROGRESS') {
+      throw new AwsError('ConcurrentModificationException', `The resource request ${request.token} is ${request.status} and can no longer be canceled.`, 400);
+    }
+    if (request.timer) clearTimeout(request.timer);
+    request.timer = undefined;
+    request.status = 'CANCEL_COMPLETE';
+    // The cancel answer reports the cancellation under way; later reads report it complete.
+    return { ProgressEvent: { ...this.progressEvent(request), OperationStatus: 'CANCEL_IN_PROGRESS' } };
+  }
+}
+
+/** The identifier when the desired state already names it (e.g. a given name). */
+function identifierFromDesired(schema: ResourceSchema, desired: Record<string, unknown>): string | undefined {
+  const readOnly = new Set(schema.readOnlyProperties ?? []);
+  if (schema.primaryIdentifier.some((p) => readOnly.has(p))) return undefined;
+  const parts = schema.primaryIdentifier.map((p) => getAt(desired, pointerPath(p)));
+  return parts.every((v) => typeof v === 'string' && v) ? parts.join('|') : undefined;
+}
+
+/** Schema validation, and no read-only property in a desired state. */
+function checkModel(schema: ResourceSchema, model: Record<string, unknown>, isCreate: boolean): void {
+  const errors = validateModel(schema, model);
+  if (errors.length) throw new HandlerError('InvalidRequest', validationMessage(errors));
+  if (isCreate) {
+    const readOnly = (schema.readOnlyProperties ?? []).filter((p) => !p.includes('*') && getAt(model, pointerPath(p)) !== undefined);
+    if (readOnly.length) throw new HandlerError('InvalidRequest', `Model validation failed (#: read-only properties [${readOnly.join(', ')}] cannot be set)`);
+  }
+}
