@@ -193,28 +193,35 @@ export class LockManager {
     const body = JSON.stringify(info);
     let tookOver = false;
     let last: CurrentLock | undefined;
-    // Bounded: a vanished lock is retried at once, an expired one is taken over once.
-    for (let round = 0; round < 4; round++) {
-      try {
-        const out = await client.send(
-          new PutObjectCommand({ Bucket: this.bucket.name, Key: key, Body: body, ContentType: 'application/json', IfNoneMatch: '*' }),
-        );
-        this.logger.debug(`Acquired the lock ${this.bucket.uri(key)} as ${this.owner}.`);
-        const lock = new StackLock(
-          { bucket: this.bucket, client, logger: this.logger, now: this.now, ttlMs: this.ttlMs, renewEveryMs: this.renewEveryMs },
-          { key, stackName, region, info, body, etag: out.ETag ?? '' },
-        );
-        this.held.set(key, lock);
-        return { lock };
-      } catch (err) {
-        if (!isPreconditionFailed(err) && !isConditionalConflict(err)) throw err;
+    try {
+      // Bounded: a vanished lock is retried at once, an expired one is taken over once.
+      for (let round = 0; round < 4; round++) {
+        try {
+          const out = await client.send(
+            new PutObjectCommand({ Bucket: this.bucket.name, Key: key, Body: body, ContentType: 'application/json', IfNoneMatch: '*' }),
+          );
+          this.logger.debug(`Acquired the lock ${this.bucket.uri(key)} as ${this.owner}.`);
+          const lock = new StackLock(
+            { bucket: this.bucket, client, logger: this.logger, now: this.now, ttlMs: this.ttlMs, renewEveryMs: this.renewEveryMs },
+            { key, stackName, region, info, body, etag: out.ETag ?? '' },
+          );
+          this.held.set(key, lock);
+          return { lock };
+        } catch (err) {
+          if (!isPreconditionFailed(err) && !isConditionalConflict(err)) throw err;
+        }
+        last = await this.readLock(stackName, region);
+        if (!last) continue; // released between our write and our read: try again
+        if (!last.expired || tookOver) return { held: last };
+        tookOver = await this.takeOver(client, last);
       }
-      last = await this.readLock(stackName, region);
-      if (!last) continue; // released between our write and our read: try again
-      if (!last.expired || tookOver) return { held: last };
-      tookOver = await this.takeOver(client, last);
+      return { held: last };
+    } finally {
+      // After the re-acquire, so the takeover's delete marker goes with the reaped versions.
+      if (tookOver) {
+        await purgeAndReport({ client, bucket: this.bucket.name, keys: [key], kind: 'lock', logger: this.logger, reportLevel: 'warn' });
+      }
     }
-    return { held: last };
   }
 
   /** Deletes an expired lock, only if it is still the one judged expired. True when it was deleted. */
@@ -239,7 +246,6 @@ export class LockManager {
         `${expired.info.operation ? ` (operation: ${expired.info.operation})` : ''}, ` +
         `which expired ${formatDeadline(expired.info.expiresAt)}. If that process is still running, two writers are now working on this stack.`,
     );
-    await purgeAndReport({ client, bucket: this.bucket.name, keys: [expired.key], kind: 'lock', logger: this.logger, reportLevel: 'warn' });
     return true;
   }
 

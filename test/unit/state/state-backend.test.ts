@@ -11,6 +11,7 @@ import type { TestStore } from './helpers';
 const FIXTURES = path.join(__dirname, '../../fixtures/state');
 const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
 const ctx = useEmulator();
+jest.setTimeout(30_000);
 
 function newState(stackName: string, region = 'us-east-1'): StackState {
   return { version: STATE_SCHEMA_VERSION, stackName, region, resources: {}, outputs: {}, lastModified: Date.now() };
