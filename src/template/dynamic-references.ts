@@ -118,13 +118,41 @@ async function readSecret(ref: Extract<DynamicReference, { service: 'secretsmana
   return value;
 }
 
-/** Replaces every `{{resolve:...}}` in `text` with its value. */
-export async function resolveDynamicReferences(text: string, readers: DynamicReferenceReaders): Promise<string> {
+/** True for a reference to a secret (`ssm-secure`, `secretsmanager`): state keeps those as written. */
+export function isSecretReference(ref: DynamicReference): boolean {
+  return ref.service !== 'ssm';
+}
+
+/**
+ * Replaces the `{{resolve:...}}` references in `text` with their values; with
+ * `only`, just the references it accepts (the others stay as written).
+ */
+export async function resolveDynamicReferences(
+  text: string,
+  readers: DynamicReferenceReaders,
+  only?: (ref: DynamicReference) => boolean,
+): Promise<string> {
   const refs = findDynamicReferences(text);
   if (refs.length === 0) return text;
-  const values = await Promise.all(refs.map((r) => readDynamicReference(r, readers)));
+  const values = await Promise.all(refs.map((r) => (only && !only(r) ? r.text : readDynamicReference(r, readers))));
   let i = 0;
   return text.replace(pattern(), () => values[i++]);
+}
+
+/** {@link resolveDynamicReferences} over every string inside a resolved value (objects and lists are copied). */
+export async function resolveDynamicReferencesIn(
+  value: unknown,
+  readers: DynamicReferenceReaders,
+  only?: (ref: DynamicReference) => boolean,
+): Promise<unknown> {
+  if (typeof value === 'string') return hasDynamicReference(value) ? resolveDynamicReferences(value, readers, only) : value;
+  if (Array.isArray(value)) return Promise.all(value.map((v) => resolveDynamicReferencesIn(v, readers, only)));
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = await resolveDynamicReferencesIn(v, readers, only);
+    return out;
+  }
+  return value;
 }
 
 function missingReader(text: string, service: string): ValidationError {

@@ -11,7 +11,7 @@ import { CdkdError, TemplateResolutionError } from '../util/errors';
 import type { TemplateLocation } from '../util/errors';
 import type { PolicyAttribute } from '../state/types';
 import { CidrError, cidrSubnets } from './cidr';
-import { hasDynamicReference, resolveDynamicReferences } from './dynamic-references';
+import { hasDynamicReference, isSecretReference, resolveDynamicReferences } from './dynamic-references';
 import { deriveStackId, unsupportedCrossStackResolver } from './environment';
 import type { ResolverEnvironment, ResourceSchemaInfo } from './environment';
 import {
@@ -41,10 +41,12 @@ export interface ResolverOptions {
    */
   mode?: 'strict' | 'plan';
   /**
-   * `resolve` (default): `{{resolve:...}}` references are read. `preserve`: they are
-   * kept as written (what the plan compares; state stores secrets that way).
+   * `resolve` (default): every `{{resolve:...}}` reference is read. `preserve`: all
+   * are kept as written. `preserve-secrets`: plain `ssm` references are read,
+   * `ssm-secure` and `secretsmanager` ones kept as written (the form state stores
+   * and the plan compares; read them afterwards with `resolveDynamicReferencesIn`).
    */
-  dynamicReferences?: 'resolve' | 'preserve';
+  dynamicReferences?: 'resolve' | 'preserve' | 'preserve-secrets';
   /** Told about every secret a dynamic reference resolved, for redaction. */
   onSecret?: (reference: string, value: string) => void;
 }
@@ -240,11 +242,11 @@ export class TemplateResolver {
     if (typeof value === 'string') {
       if (!hasDynamicReference(value)) return value;
       try {
-        return await resolveDynamicReferences(value, {
-          ssmParameter: this.env.ssmParameter,
-          secretValue: this.env.secretValue,
-          onSecret: this.options.onSecret,
-        });
+        return await resolveDynamicReferences(
+          value,
+          { ssmParameter: this.env.ssmParameter, secretValue: this.env.secretValue, onSecret: this.options.onSecret },
+          this.options.dynamicReferences === 'preserve-secrets' ? (ref) => !isSecretReference(ref) : undefined,
+        );
       } catch (err) {
         throw this.wrap(ctx, value, err);
       }

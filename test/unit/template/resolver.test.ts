@@ -1,3 +1,4 @@
+import { resolveDynamicReferencesIn } from '../../../src/template/dynamic-references';
 import { deriveStackId, type CrossStackResolver } from '../../../src/template/environment';
 import { isUnknown } from '../../../src/template/unknown';
 import { TemplateResolutionError, ValidationError } from '../../../src/util/errors';
@@ -716,5 +717,18 @@ describe('names that look like object built-ins', () => {
     expect((await resolutionError(resolveProps({ A: { 'Fn::FindInMap': ['M', 'toString', 'x'] } }, { Mappings: { M: { a: { x: 1 } } } }))).message).toContain(
       'mapping M has no key toString',
     );
+  });
+});
+
+describe('dynamic references: preserve-secrets', () => {
+  it('reads plain ssm references and keeps secret ones as written, for reading later', async () => {
+    const props = await resolveProps(
+      { Name: 'n-{{resolve:ssm:/name}}', Pw: '{{resolve:ssm-secure:/pw}}', Secret: ['{{resolve:secretsmanager:s:SecretString:k}}'] },
+      {},
+      { options: { dynamicReferences: 'preserve-secrets' }, env: { secretValue: async () => '{"k":"v"}' } },
+    );
+    expect(props).toEqual({ Name: 'n-ssm:/name', Pw: '{{resolve:ssm-secure:/pw}}', Secret: ['{{resolve:secretsmanager:s:SecretString:k}}'] });
+    const read = await resolveDynamicReferencesIn(props, { ssmParameter: async (n) => `<${n}>`, secretValue: async () => '{"k":"v"}' });
+    expect(read).toEqual({ Name: 'n-ssm:/name', Pw: '</pw>', Secret: ['v'] });
   });
 });

@@ -1,0 +1,124 @@
+/**
+ * Plans a stack deploy: resolves the template against the state record (in
+ * plan mode, so references to resources being created or replaced are
+ * `Unknown`), classifies every resource, lists deletions and output changes.
+ */
+import { buildDeletionGraph, buildResourceGraph } from '../graph/template-graph';
+import type { ResourceState, StackState } from '../state/types';
+import type { ResolverEnvironment, ResourceSchemaInfo, ResourceSchemaLookup } from '../template/environment';
+import { TemplateResolver } from '../template/resolver';
+import type { ResolverOptions } from '../template/resolver';
+import type { CfnTemplate } from '../template/types';
+import { containsUnknown } from '../template/unknown';
+import { classifyResourceChange } from './classify';
+import { valuesEqual } from './property-diff';
+import type { OutputChange, ResourcePlan, StackPlan } from './types';
+
+export interface PlanStackInput {
+  template: CfnTemplate;
+  /** The stack's state record; undefined for a stack never deployed. */
+  state: StackState | undefined;
+  schemas: ResourceSchemaLookup;
+  /** Everything the resolver needs except the resource lookup, which the plan provides from `state`. */
+  resolverEnv: Omit<ResolverEnvironment, 'resources' | 'schemas'>;
+  /**
+   * How dynamic references are handled; default `preserve-secrets`: secrets are
+   * compared as written (the form state stores), plain SSM values are read.
+   */
+  dynamicReferences?: ResolverOptions['dynamicReferences'];
+}
+
+const RETAINED = new Set(['Retain', 'RetainExceptOnCreate']);
+
+export function schemaOf(schemas: ResourceSchemaLookup, type: string): ResourceSchemaInfo | undefined {
+  return schemas.has(type) ? schemas.get(type) : undefined;
+}
+
+export async function planStack(input: PlanStackInput): Promise<StackPlan> {
+  const { template, state, schemas } = input;
+  const records: Record<string, ResourceState> = state?.resources ?? {};
+  // Resources being created or replaced: their id and attributes are not known yet.
+  const pending = new Set<string>();
+  const resolver = new TemplateResolver(
+    template,
+    {
+      ...input.resolverEnv,
+      schemas,
+      resources: (id) => (pending.has(id) || !Object.prototype.hasOwnProperty.call(records, id) ? undefined : records[id]),
+    },
+    { mode: 'plan', dynamicReferences: input.dynamicReferences ?? 'preserve-secrets' },
+  );
+
+  const graph = await buildResourceGraph(template, resolver);
+  const resources: ResourcePlan[] = [];
+  for (const id of graph.topologicalOrder()) {
+    const resolved = await resolver.resolveResource(id);
+    const desired = {
+      properties: resolved.properties,
+      ...(resolved.deletionPolicy ? { deletionPolicy: resolved.deletionPolicy } : {}),
+      ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
+    };
+    const recorded = Object.prototype.hasOwnProperty.call(records, id) ? records[id] : undefined;
+    const change = classifyResourceChange(resolved.resourceType, desired, recorded, schemaOf(schemas, resolved.resourceType));
+    if (change.action === 'CREATE' || change.action === 'REPLACE') pending.add(id);
+    resources.push({
+      logicalId: id,
+      resourceType: resolved.resourceType,
+      ...(recorded && recorded.resourceType !== resolved.resourceType ? { previousResourceType: recorded.resourceType } : {}),
+      ...change,
+      desired,
+    });
+  }
+
+  // Recorded resources the template no longer creates, dependents first.
+  const removed: Record<string, ResourceState> = {};
+  for (const [id, record] of Object.entries(records)) if (!graph.has(id)) removed[id] = record;
+  for (const id of buildDeletionGraph(removed).topologicalOrder()) {
+    const record = removed[id];
+    resources.push({
+      logicalId: id,
+      resourceType: record.resourceType,
+      action: 'DELETE',
+      propertyChanges: [],
+      ...(record.deletionPolicy ? { deletionPolicy: record.deletionPolicy } : {}),
+      ...(record.deletionPolicy && RETAINED.has(record.deletionPolicy) ? { retain: true } : {}),
+    });
+  }
+
+  const outputs = await planOutputs(resolver, state);
+  return {
+    stackName: input.resolverEnv.stackName,
+    resources,
+    outputs,
+    hasChanges: resources.some((r) => r.action !== 'NO_CHANGE') || outputs.some((o) => o.action !== 'NO_CHANGE'),
+  };
+}
+
+async function planOutputs(resolver: TemplateResolver, state: StackState | undefined): Promise<OutputChange[]> {
+  const recorded = state?.outputs ?? {};
+  const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(recorded, key);
+  const resolved = await resolver.resolveOutputs();
+  const changes: OutputChange[] = [];
+  const names = new Set<string>();
+  const exportAliases = new Set<string>();
+  for (const out of resolved) {
+    names.add(out.name);
+    if (typeof out.exportName === 'string') exportAliases.add(out.exportName);
+    const unknown = containsUnknown(out.value);
+    const base = { name: out.name, after: out.value, ...(out.exportName !== undefined ? { exportName: out.exportName } : {}) };
+    if (!has(out.name)) {
+      changes.push({ ...base, action: 'ADD', ...(unknown ? { unknown: true } : {}) });
+    } else if (!unknown && valuesEqual(recorded[out.name], out.value)) {
+      changes.push({ ...base, action: 'NO_CHANGE', before: recorded[out.name] });
+    } else {
+      changes.push({ ...base, action: 'UPDATE', before: recorded[out.name], ...(unknown ? { unknown: true } : {}) });
+    }
+  }
+  for (const key of Object.keys(recorded)) {
+    // The bag also holds export aliases (spec: export names share one namespace with output
+    // names): a current one is not an output of its own; a former one is a removed export.
+    if (names.has(key) || exportAliases.has(key)) continue;
+    changes.push({ name: key, action: 'REMOVE', before: recorded[key] });
+  }
+  return changes;
+}
