@@ -105,7 +105,10 @@ export async function ensureHardenedBucket(options: HardenBucketOptions): Promis
   const hasEncryption = (encryption?.ServerSideEncryptionConfiguration?.Rules ?? []).some(
     (r) => !!r.ApplyServerSideEncryptionByDefault?.SSEAlgorithm,
   );
-  if (!hasEncryption) {
+  // A new bucket gets AES-256 (and, below, the public access block) explicitly rather than relying
+  // on S3's defaults for new buckets; an existing bucket keeps whatever default encryption it has
+  // (SSE-KMS included).
+  if (created || !hasEncryption) {
     await retry(() =>
       client.send(
         new PutBucketEncryptionCommand({
@@ -119,7 +122,7 @@ export async function ensureHardenedBucket(options: HardenBucketOptions): Promis
 
   const pab = await readOrAbsent(() => client.send(new GetPublicAccessBlockCommand(owner)));
   const block = pab?.PublicAccessBlockConfiguration;
-  if (!(block?.BlockPublicAcls && block.IgnorePublicAcls && block.BlockPublicPolicy && block.RestrictPublicBuckets)) {
+  if (created || !(block?.BlockPublicAcls && block.IgnorePublicAcls && block.BlockPublicPolicy && block.RestrictPublicBuckets)) {
     await retry(() =>
       client.send(
         new PutPublicAccessBlockCommand({
