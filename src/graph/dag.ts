@@ -124,7 +124,8 @@ export class Dag<T = undefined> {
         if (count === 0 && !done.has(id)) {
           done.add(id);
           order.push(id);
-          for (const dependent of this.node(id).dependents) remaining.set(dependent, remaining.get(dependent)! - 1);
+          for (const dependent of this.node(id).dependents)
+            remaining.set(dependent, remaining.get(dependent)! - 1);
           break;
         }
       }
@@ -135,7 +136,8 @@ export class Dag<T = undefined> {
   /** A copy with every edge flipped: what deletion needs (a dependent goes before what it depends on). */
   reversed(): Dag<T> {
     const out = new Dag<T>();
-    for (const [id, node] of this.nodes) out.nodes.set(id, { data: node.data, dependencies: new Set(), dependents: new Set() });
+    for (const [id, node] of this.nodes)
+      out.nodes.set(id, { data: node.data, dependencies: new Set(), dependents: new Set() });
     for (const [id, node] of this.nodes) {
       for (const dep of node.dependencies) out.addDependency(dep, id);
     }

@@ -159,7 +159,8 @@ export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promi
   }
   const ordered = dag.ids().map((id) => [id, outcomes.get(id)!] as const);
   const failed = ordered.flatMap(([id, o]) => (o.status === 'failed' ? [{ id, error: o.error }] : []));
-  const pick = (status: NodeOutcome['status']): string[] => ordered.filter(([, o]) => o.status === status).map(([id]) => id);
+  const pick = (status: NodeOutcome['status']): string[] =>
+    ordered.filter(([, o]) => o.status === status).map(([id]) => id);
   const succeeded = pick('succeeded');
   return {
     outcomes: new Map(ordered),

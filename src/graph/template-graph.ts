@@ -38,7 +38,11 @@ export interface TemplateReference {
  * contributes only the branch its condition chooses; `Fn::Sub` variables bound
  * by its own variable map are not references.
  */
-export async function collectReferences(value: unknown, conditions: ConditionEvaluator, path: string): Promise<TemplateReference[]> {
+export async function collectReferences(
+  value: unknown,
+  conditions: ConditionEvaluator,
+  path: string,
+): Promise<TemplateReference[]> {
   const found: TemplateReference[] = [];
   // Inside an intrinsic's arguments the path stays at the property (as in the resolver's errors).
   const walk = async (node: unknown, at: string, frozen = false): Promise<void> => {
@@ -97,7 +101,10 @@ export async function collectReferences(value: unknown, conditions: ConditionEva
  * is neither, or to a resource that is not created, is an error naming both
  * ends. Cycles are left for `dag.assertAcyclic()` / the executor to report.
  */
-export async function buildResourceGraph(template: CfnTemplate, conditions: ConditionEvaluator): Promise<Dag<CfnResource>> {
+export async function buildResourceGraph(
+  template: CfnTemplate,
+  conditions: ConditionEvaluator,
+): Promise<Dag<CfnResource>> {
   const dag = new Dag<CfnResource>();
   const ids = Object.keys(template.Resources);
   const included = new Set<string>();
@@ -109,17 +116,29 @@ export async function buildResourceGraph(template: CfnTemplate, conditions: Cond
   for (const id of dag.ids()) {
     const resource = template.Resources[id];
     const references = [
-      ...(resource.DependsOn ?? []).map((target): TemplateReference => ({ target, via: 'DependsOn', path: 'DependsOn' })),
+      ...(resource.DependsOn ?? []).map((target): TemplateReference => ({
+        target,
+        via: 'DependsOn',
+        path: 'DependsOn',
+      })),
       ...(await collectReferences(resource.Properties ?? {}, conditions, 'Properties')),
     ];
     for (const ref of references) {
-      if (ref.via !== 'Fn::GetAtt' && ref.via !== 'DependsOn' && (isPseudoParameter(ref.target) || ownValue(template.Parameters, ref.target))) continue;
+      if (
+        ref.via !== 'Fn::GetAtt' &&
+        ref.via !== 'DependsOn' &&
+        (isPseudoParameter(ref.target) || ownValue(template.Parameters, ref.target))
+      )
+        continue;
       if (!ownValue(template.Resources, ref.target)) {
         throw new ValidationError(
           `Resource ${id} refers to ${ref.target} (${ref.via} at ${ref.path}), which is not a resource` +
             (ref.via === 'Ref' || ref.via === 'Fn::Sub' ? ', a parameter or a pseudo parameter' : '') +
             ' of the template.',
-          { code: 'INVALID_TEMPLATE', remedy: `Define ${ref.target} in the template or remove the reference.` },
+          {
+            code: 'INVALID_TEMPLATE',
+            remedy: `Define ${ref.target} in the template or remove the reference.`,
+          },
         );
       }
       if (!included.has(ref.target)) {
@@ -128,7 +147,11 @@ export async function buildResourceGraph(template: CfnTemplate, conditions: Cond
         throw new ValidationError(
           `Resource ${id} refers to ${ref.target} (${ref.via} at ${ref.path}), which is not created in this deploy` +
             (condition ? ` (its condition ${condition} is false).` : '.'),
-          { code: 'INVALID_TEMPLATE', remedy: 'Guard the reference with Fn::If on the same condition, or give the referencing resource the same Condition.' },
+          {
+            code: 'INVALID_TEMPLATE',
+            remedy:
+              'Guard the reference with Fn::If on the same condition, or give the referencing resource the same Condition.',
+          },
         );
       }
       dag.addDependency(id, ref.target);

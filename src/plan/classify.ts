@@ -57,23 +57,36 @@ export function classifyResourceChange(
     for (const pointer of schema?.conditionalCreateOnlyProperties ?? []) {
       const pattern = pointerSegments(pointer);
       raw.forEach((c, i) => {
-        if (pathOverlaps(c.segments, pattern) && !changes[i].causesReplacement) changes[i].mayCauseReplacement = true;
+        if (pathOverlaps(c.segments, pattern) && !changes[i].causesReplacement)
+          changes[i].mayCauseReplacement = true;
       });
     }
   }
 
   const policyChanges: PropertyChange[] = [];
   if (desired.deletionPolicy !== recorded.deletionPolicy) {
-    policyChanges.push({ path: 'DeletionPolicy', before: recorded.deletionPolicy, after: desired.deletionPolicy });
+    policyChanges.push({
+      path: 'DeletionPolicy',
+      before: recorded.deletionPolicy,
+      after: desired.deletionPolicy,
+    });
   }
   if (desired.updateReplacePolicy !== recorded.updateReplacePolicy) {
-    policyChanges.push({ path: 'UpdateReplacePolicy', before: recorded.updateReplacePolicy, after: desired.updateReplacePolicy });
+    policyChanges.push({
+      path: 'UpdateReplacePolicy',
+      before: recorded.updateReplacePolicy,
+      after: desired.updateReplacePolicy,
+    });
   }
 
   if (typeChanged) {
     return {
       action: 'REPLACE',
-      propertyChanges: [{ path: 'Type', before: recorded.resourceType, after: resourceType, causesReplacement: true }, ...changes, ...policyChanges],
+      propertyChanges: [
+        { path: 'Type', before: recorded.resourceType, after: resourceType, causesReplacement: true },
+        ...changes,
+        ...policyChanges,
+      ],
       replacementReason: `type changed from ${recorded.resourceType} to ${resourceType}`,
     };
   }

@@ -44,7 +44,8 @@ export async function planStack(input: PlanStackInput): Promise<StackPlan> {
     {
       ...input.resolverEnv,
       schemas,
-      resources: (id) => (pending.has(id) || !Object.prototype.hasOwnProperty.call(records, id) ? undefined : records[id]),
+      resources: (id) =>
+        pending.has(id) || !Object.prototype.hasOwnProperty.call(records, id) ? undefined : records[id],
     },
     { mode: 'plan', dynamicReferences: input.dynamicReferences ?? 'preserve-secrets' },
   );
@@ -59,12 +60,19 @@ export async function planStack(input: PlanStackInput): Promise<StackPlan> {
       ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
     };
     const recorded = Object.prototype.hasOwnProperty.call(records, id) ? records[id] : undefined;
-    const change = classifyResourceChange(resolved.resourceType, desired, recorded, schemaOf(schemas, resolved.resourceType));
+    const change = classifyResourceChange(
+      resolved.resourceType,
+      desired,
+      recorded,
+      schemaOf(schemas, resolved.resourceType),
+    );
     if (change.action === 'CREATE' || change.action === 'REPLACE') pending.add(id);
     resources.push({
       logicalId: id,
       resourceType: resolved.resourceType,
-      ...(recorded && recorded.resourceType !== resolved.resourceType ? { previousResourceType: recorded.resourceType } : {}),
+      ...(recorded && recorded.resourceType !== resolved.resourceType
+        ? { previousResourceType: recorded.resourceType }
+        : {}),
       ...change,
       desired,
     });
@@ -90,11 +98,15 @@ export async function planStack(input: PlanStackInput): Promise<StackPlan> {
     stackName: input.resolverEnv.stackName,
     resources,
     outputs,
-    hasChanges: resources.some((r) => r.action !== 'NO_CHANGE') || outputs.some((o) => o.action !== 'NO_CHANGE'),
+    hasChanges:
+      resources.some((r) => r.action !== 'NO_CHANGE') || outputs.some((o) => o.action !== 'NO_CHANGE'),
   };
 }
 
-async function planOutputs(resolver: TemplateResolver, state: StackState | undefined): Promise<OutputChange[]> {
+async function planOutputs(
+  resolver: TemplateResolver,
+  state: StackState | undefined,
+): Promise<OutputChange[]> {
   const recorded = state?.outputs ?? {};
   const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(recorded, key);
   const resolved = await resolver.resolveOutputs();
@@ -105,13 +117,22 @@ async function planOutputs(resolver: TemplateResolver, state: StackState | undef
     names.add(out.name);
     if (typeof out.exportName === 'string') exportAliases.add(out.exportName);
     const unknown = containsUnknown(out.value);
-    const base = { name: out.name, after: out.value, ...(out.exportName !== undefined ? { exportName: out.exportName } : {}) };
+    const base = {
+      name: out.name,
+      after: out.value,
+      ...(out.exportName !== undefined ? { exportName: out.exportName } : {}),
+    };
     if (!has(out.name)) {
       changes.push({ ...base, action: 'ADD', ...(unknown ? { unknown: true } : {}) });
     } else if (!unknown && valuesEqual(recorded[out.name], out.value)) {
       changes.push({ ...base, action: 'NO_CHANGE', before: recorded[out.name] });
     } else {
-      changes.push({ ...base, action: 'UPDATE', before: recorded[out.name], ...(unknown ? { unknown: true } : {}) });
+      changes.push({
+        ...base,
+        action: 'UPDATE',
+        before: recorded[out.name],
+        ...(unknown ? { unknown: true } : {}),
+      });
     }
   }
   for (const key of Object.keys(recorded)) {

@@ -24,11 +24,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function valuesEqual(a: unknown, b: unknown): boolean {
   if (isUnknown(a) || isUnknown(b)) return false;
   if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => valuesEqual(v, b[i]));
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((v, i) => valuesEqual(v, b[i]));
   if (isPlainObject(a) && isPlainObject(b)) {
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
     const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && valuesEqual(a[k], b[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && valuesEqual(a[k], b[k]))
+    );
   }
   return false;
 }
@@ -41,7 +45,10 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
 export function diffValues(before: unknown, after: unknown, segments: PathSegments = []): RawChange[] {
   if (isUnknown(after)) return [{ segments, before, after, unknown: true }];
   if (isPlainObject(before) && isPlainObject(after)) {
-    const keys = [...Object.keys(before), ...Object.keys(after).filter((k) => !Object.prototype.hasOwnProperty.call(before, k))];
+    const keys = [
+      ...Object.keys(before),
+      ...Object.keys(after).filter((k) => !Object.prototype.hasOwnProperty.call(before, k)),
+    ];
     return keys.flatMap((k) => diffValues(before[k], after[k], [...segments, k]));
   }
   if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
@@ -54,7 +61,10 @@ export function diffValues(before: unknown, after: unknown, segments: PathSegmen
 
 /** `Properties.Tags[0].Value` from `['Properties', 'Tags', 0, 'Value']`. */
 export function formatPath(segments: PathSegments): string {
-  return segments.reduce<string>((out, s) => (typeof s === 'number' ? `${out}[${s}]` : out === '' ? s : `${out}.${s}`), '');
+  return segments.reduce<string>(
+    (out, s) => (typeof s === 'number' ? `${out}[${s}]` : out === '' ? s : `${out}.${s}`),
+    '',
+  );
 }
 
 /** `/properties/A/*\/B` -> `['A', '*', 'B']` (RFC 6901 unescaping). */
@@ -79,14 +89,19 @@ export function valuesAt(root: unknown, pattern: string[]): Map<string, unknown>
       else if (isPlainObject(node)) for (const [k, v] of Object.entries(node)) walk(v, i + 1, [...path, k]);
       return;
     }
-    if (isPlainObject(node) && Object.prototype.hasOwnProperty.call(node, seg)) walk(node[seg], i + 1, [...path, seg]);
+    if (isPlainObject(node) && Object.prototype.hasOwnProperty.call(node, seg))
+      walk(node[seg], i + 1, [...path, seg]);
   };
   walk(root, 0, []);
   return out;
 }
 
 /** How the values a pointer selects changed: not at all, for certain, or possibly (an unknown new value). */
-export function pointerChange(before: unknown, after: unknown, pattern: string[]): 'none' | 'changed' | 'unknown' {
+export function pointerChange(
+  before: unknown,
+  after: unknown,
+  pattern: string[],
+): 'none' | 'changed' | 'unknown' {
   const a = valuesAt(before, pattern);
   const b = valuesAt(after, pattern);
   let unknown = false;

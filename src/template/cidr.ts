@@ -34,7 +34,7 @@ function formatIpv6(value: bigint): string {
   const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt((7 - i) * 16)) & 0xffffn));
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;
@@ -55,23 +55,30 @@ function formatIpv6(value: bigint): string {
 /** The `count` subnets of `ipBlock` with `cidrBits` host bits each. */
 export function cidrSubnets(ipBlock: string, count: number, cidrBits: number): string[] {
   const slash = ipBlock.indexOf('/');
-  if (slash < 0) throw new CidrError(`ipBlock ${JSON.stringify(ipBlock)} is not a CIDR block (address/prefix)`);
+  if (slash < 0)
+    throw new CidrError(`ipBlock ${JSON.stringify(ipBlock)} is not a CIDR block (address/prefix)`);
   const addressText = ipBlock.slice(0, slash);
   const prefixText = ipBlock.slice(slash + 1);
   const v6 = addressText.includes(':');
   const width = v6 ? 128 : 32;
   const address = v6 ? parseIpv6(addressText) : parseIpv4(addressText);
   if (address === undefined) throw new CidrError(`ipBlock ${JSON.stringify(ipBlock)} has an invalid address`);
-  if (!/^\d+$/.test(prefixText) || Number(prefixText) > width) throw new CidrError(`ipBlock ${JSON.stringify(ipBlock)} has an invalid prefix length`);
+  if (!/^\d+$/.test(prefixText) || Number(prefixText) > width)
+    throw new CidrError(`ipBlock ${JSON.stringify(ipBlock)} has an invalid prefix length`);
   const prefix = Number(prefixText);
-  if (!Number.isInteger(count) || count < 1 || count > 256) throw new CidrError(`count must be between 1 and 256, got ${count}`);
+  if (!Number.isInteger(count) || count < 1 || count > 256)
+    throw new CidrError(`count must be between 1 and 256, got ${count}`);
   const newPrefix = width - cidrBits;
   if (!Number.isInteger(cidrBits) || cidrBits < 0 || newPrefix < prefix) {
-    throw new CidrError(`cidrBits ${cidrBits} does not fit in ${ipBlock}: the subnets would be larger than the block`);
+    throw new CidrError(
+      `cidrBits ${cidrBits} does not fit in ${ipBlock}: the subnets would be larger than the block`,
+    );
   }
   const available = 1n << BigInt(newPrefix - prefix);
   if (BigInt(count) > available) {
-    throw new CidrError(`${ipBlock} holds only ${available} subnets of /${newPrefix}, ${count} were requested`);
+    throw new CidrError(
+      `${ipBlock} holds only ${available} subnets of /${newPrefix}, ${count} were requested`,
+    );
   }
   const hostMask = (1n << BigInt(width - prefix)) - 1n;
   const network = address & ~hostMask & ((1n << BigInt(width)) - 1n);

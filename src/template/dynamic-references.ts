@@ -56,7 +56,8 @@ export function parseDynamicReference(text: string, service: string, body: strin
     const [secretString, jsonKey, versionStage, versionId, ...extra] = parts.slice(idParts);
     if (secretId === '') throw invalid(text, 'the secret id is missing');
     if (extra.length > 0) throw invalid(text, 'too many segments');
-    if (secretString && secretString !== 'SecretString') throw invalid(text, `the second segment must be SecretString, not ${secretString}`);
+    if (secretString && secretString !== 'SecretString')
+      throw invalid(text, `the second segment must be SecretString, not ${secretString}`);
     if (versionStage && versionId) throw invalid(text, 'give a version stage or a version id, not both');
     return {
       service,
@@ -67,7 +68,10 @@ export function parseDynamicReference(text: string, service: string, body: strin
       ...(versionId ? { versionId } : {}),
     };
   }
-  throw invalid(text, `unknown service ${JSON.stringify(service)} (cdkd supports ssm, ssm-secure and secretsmanager)`);
+  throw invalid(
+    text,
+    `unknown service ${JSON.stringify(service)} (cdkd supports ssm, ssm-secure and secretsmanager)`,
+  );
 }
 
 /** Every dynamic reference in a string, in order. */
@@ -83,17 +87,26 @@ export interface DynamicReferenceReaders {
 }
 
 /** Reads one reference's value. */
-export async function readDynamicReference(ref: DynamicReference, readers: DynamicReferenceReaders): Promise<string> {
+export async function readDynamicReference(
+  ref: DynamicReference,
+  readers: DynamicReferenceReaders,
+): Promise<string> {
   if (ref.service === 'secretsmanager') return readSecret(ref, readers);
   const read = readers.ssmParameter;
   if (!read) throw missingReader(ref.text, 'SSM');
-  const options = { ...(ref.version ? { version: ref.version } : {}), ...(ref.service === 'ssm-secure' ? { withDecryption: true } : {}) };
+  const options = {
+    ...(ref.version ? { version: ref.version } : {}),
+    ...(ref.service === 'ssm-secure' ? { withDecryption: true } : {}),
+  };
   const value = await wrap(ref.text, () => read(ref.name, options));
   if (ref.service === 'ssm-secure') readers.onSecret?.(ref.text, value);
   return value;
 }
 
-async function readSecret(ref: Extract<DynamicReference, { service: 'secretsmanager' }>, readers: DynamicReferenceReaders): Promise<string> {
+async function readSecret(
+  ref: Extract<DynamicReference, { service: 'secretsmanager' }>,
+  readers: DynamicReferenceReaders,
+): Promise<string> {
   if (!readers.secretValue) throw missingReader(ref.text, 'Secrets Manager');
   const secretString = await wrap(ref.text, () =>
     readers.secretValue!({
@@ -108,10 +121,16 @@ async function readSecret(ref: Extract<DynamicReference, { service: 'secretsmana
     try {
       parsed = JSON.parse(secretString);
     } catch {
-      throw new ValidationError(`Dynamic reference ${ref.text} names JSON key ${ref.jsonKey}, but the secret's value is not a JSON object.`);
+      throw new ValidationError(
+        `Dynamic reference ${ref.text} names JSON key ${ref.jsonKey}, but the secret's value is not a JSON object.`,
+      );
     }
-    const field = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[ref.jsonKey] : undefined;
-    if (field === undefined) throw new ValidationError(`Dynamic reference ${ref.text}: the secret has no JSON key ${ref.jsonKey}.`);
+    const field =
+      typeof parsed === 'object' && parsed !== null
+        ? (parsed as Record<string, unknown>)[ref.jsonKey]
+        : undefined;
+    if (field === undefined)
+      throw new ValidationError(`Dynamic reference ${ref.text}: the secret has no JSON key ${ref.jsonKey}.`);
     value = typeof field === 'string' ? field : JSON.stringify(field);
   }
   readers.onSecret?.(ref.text, value);
@@ -134,7 +153,9 @@ export async function resolveDynamicReferences(
 ): Promise<string> {
   const refs = findDynamicReferences(text);
   if (refs.length === 0) return text;
-  const values = await Promise.all(refs.map((r) => (only && !only(r) ? r.text : readDynamicReference(r, readers))));
+  const values = await Promise.all(
+    refs.map((r) => (only && !only(r) ? r.text : readDynamicReference(r, readers))),
+  );
   let i = 0;
   return text.replace(pattern(), () => values[i++]);
 }
@@ -145,8 +166,10 @@ export async function resolveDynamicReferencesIn(
   readers: DynamicReferenceReaders,
   only?: (ref: DynamicReference) => boolean,
 ): Promise<unknown> {
-  if (typeof value === 'string') return hasDynamicReference(value) ? resolveDynamicReferences(value, readers, only) : value;
-  if (Array.isArray(value)) return Promise.all(value.map((v) => resolveDynamicReferencesIn(v, readers, only)));
+  if (typeof value === 'string')
+    return hasDynamicReference(value) ? resolveDynamicReferences(value, readers, only) : value;
+  if (Array.isArray(value))
+    return Promise.all(value.map((v) => resolveDynamicReferencesIn(v, readers, only)));
   if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = await resolveDynamicReferencesIn(v, readers, only);
@@ -156,20 +179,27 @@ export async function resolveDynamicReferencesIn(
 }
 
 function missingReader(text: string, service: string): ValidationError {
-  return new ValidationError(`Dynamic reference ${text} cannot be resolved: no ${service} reader is available.`, {
-    code: 'INVALID_DYNAMIC_REFERENCE',
-    remedy: 'This is a cdkd bug: the engine must provide the reader for this service.',
-  });
+  return new ValidationError(
+    `Dynamic reference ${text} cannot be resolved: no ${service} reader is available.`,
+    {
+      code: 'INVALID_DYNAMIC_REFERENCE',
+      remedy: 'This is a cdkd bug: the engine must provide the reader for this service.',
+    },
+  );
 }
 
 async function wrap(text: string, read: () => Promise<string>): Promise<string> {
   try {
     return await read();
   } catch (cause) {
-    throw new ValidationError(`Dynamic reference ${text} could not be resolved: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      code: 'INVALID_DYNAMIC_REFERENCE',
-      remedy: 'Check that the parameter or secret exists in this account and region and that you may read it.',
-      cause,
-    });
+    throw new ValidationError(
+      `Dynamic reference ${text} could not be resolved: ${cause instanceof Error ? cause.message : String(cause)}`,
+      {
+        code: 'INVALID_DYNAMIC_REFERENCE',
+        remedy:
+          'Check that the parameter or secret exists in this account and region and that you may read it.',
+        cause,
+      },
+    );
   }
 }

@@ -66,10 +66,14 @@ export interface CrossStackResolver {
 export const unsupportedCrossStackResolver: CrossStackResolver = {
   importValue(exportName) {
     return Promise.reject(
-      new ValidationError(`Fn::ImportValue of export ${JSON.stringify(exportName)} is not supported by this version of cdkd yet.`, {
-        code: 'CROSS_STACK_UNSUPPORTED',
-        remedy: 'Pass the value as a stack parameter instead, or deploy the consumer with the CDK CLI for now.',
-      }),
+      new ValidationError(
+        `Fn::ImportValue of export ${JSON.stringify(exportName)} is not supported by this version of cdkd yet.`,
+        {
+          code: 'CROSS_STACK_UNSUPPORTED',
+          remedy:
+            'Pass the value as a stack parameter instead, or deploy the consumer with the CDK CLI for now.',
+        },
+      ),
     );
   },
   getStackOutput(request) {
@@ -165,7 +169,12 @@ export function urlSuffixOfPartition(partition: string): string {
  * id's unique part is a name-based UUID (SHA-1, version 5 layout) of partition,
  * account, region and stack name: the same stack always gets the same id.
  */
-export function deriveStackId(partition: string, region: string, accountId: string, stackName: string): string {
+export function deriveStackId(
+  partition: string,
+  region: string,
+  accountId: string,
+  stackName: string,
+): string {
   const hash = createHash('sha1').update(`cdkd:${partition}:${accountId}:${region}:${stackName}`).digest();
   hash[6] = (hash[6] & 0x0f) | 0x50;
   hash[8] = (hash[8] & 0x3f) | 0x80;

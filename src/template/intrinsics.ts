@@ -143,7 +143,9 @@ export function ownValue<T>(obj: Record<string, T> | undefined, key: string): T 
 export function describeExpression(expression: unknown, max = 240): string {
   let text: string;
   try {
-    text = JSON.stringify(expression, (_k, v: unknown) => (typeof v === 'symbol' ? v.toString() : v)) ?? String(expression);
+    text =
+      JSON.stringify(expression, (_k, v: unknown) => (typeof v === 'symbol' ? v.toString() : v)) ??
+      String(expression);
   } catch {
     text = String(expression);
   }

@@ -47,9 +47,12 @@ export function validateParameterAssignments(
     if (a.stackName !== undefined) {
       const template = byName.get(a.stackName);
       if (!template) {
-        throw new ValidationError(`--parameters ${a.stackName}:${a.name} names stack ${a.stackName}, which is not being deployed.`, {
-          remedy: `Selected stacks: ${[...byName.keys()].join(', ') || '(none)'}.`,
-        });
+        throw new ValidationError(
+          `--parameters ${a.stackName}:${a.name} names stack ${a.stackName}, which is not being deployed.`,
+          {
+            remedy: `Selected stacks: ${[...byName.keys()].join(', ') || '(none)'}.`,
+          },
+        );
       }
       if (!Object.prototype.hasOwnProperty.call(template.Parameters, a.name)) {
         throw new ValidationError(`Stack ${a.stackName} has no parameter ${a.name}.`, {
@@ -58,7 +61,9 @@ export function validateParameterAssignments(
       }
     } else if (!stacks.some((s) => Object.prototype.hasOwnProperty.call(s.template.Parameters, a.name))) {
       throw new ValidationError(`No selected stack has a parameter ${a.name}.`, {
-        remedy: stacks.map((s) => `${s.stackName}: ${Object.keys(s.template.Parameters).join(', ') || '(no parameters)'}`).join('; '),
+        remedy: stacks
+          .map((s) => `${s.stackName}: ${Object.keys(s.template.Parameters).join(', ') || '(no parameters)'}`)
+          .join('; '),
       });
     }
   }
@@ -80,7 +85,8 @@ export function parameterValuesForStack(
 ): Record<string, string> {
   const values: Record<string, string> = {};
   for (const a of assignments) {
-    if (a.stackName === undefined && Object.prototype.hasOwnProperty.call(template.Parameters, a.name)) values[a.name] = a.value;
+    if (a.stackName === undefined && Object.prototype.hasOwnProperty.call(template.Parameters, a.name))
+      values[a.name] = a.value;
   }
   for (const a of assignments) {
     if (a.stackName === stackName) values[a.name] = a.value;
@@ -110,13 +116,15 @@ export function parameterTypeInfo(type: string): TypeInfo | undefined {
     if (!inner || inner.ssm || inner.numeric) return undefined;
     return { ...inner, ssm: true };
   }
-  if (type === 'String' || type === 'AWS::SSM::Parameter::Name') return { list: false, numeric: false, ssm: false };
+  if (type === 'String' || type === 'AWS::SSM::Parameter::Name')
+    return { list: false, numeric: false, ssm: false };
   if (type === 'Number') return { list: false, numeric: true, ssm: false };
   if (type === 'CommaDelimitedList') return { list: true, numeric: false, ssm: false };
   const list = LIST_TYPE.exec(type);
   if (list) {
     if (list[1] === 'Number') return { list: true, numeric: true, ssm: false };
-    if (list[1] === 'String' || /^AWS::[A-Za-z0-9]+(::[A-Za-z0-9]+)+$/.test(list[1])) return { list: true, numeric: false, ssm: false };
+    if (list[1] === 'String' || /^AWS::[A-Za-z0-9]+(::[A-Za-z0-9]+)+$/.test(list[1]))
+      return { list: true, numeric: false, ssm: false };
     return undefined;
   }
   // AWS-specific types (AWS::EC2::VPC::Id, AWS::EC2::KeyPair::KeyName...) are strings;
@@ -155,17 +163,29 @@ export class ParameterSet {
     this.declared = template.Parameters;
     for (const name of Object.keys(values)) {
       if (!Object.prototype.hasOwnProperty.call(this.declared, name)) {
-        throw new ValidationError(`Parameter ${name} given for ${this.stackName} is not declared by its template.`, {
-          remedy: declaredRemedy(this.declared),
-        });
+        throw new ValidationError(
+          `Parameter ${name} given for ${this.stackName} is not declared by its template.`,
+          {
+            remedy: declaredRemedy(this.declared),
+          },
+        );
       }
     }
     for (const [name, decl] of Object.entries(this.declared)) {
       const info = parameterTypeInfo(decl.Type);
-      if (!info) throw this.error(name, `unsupported type ${decl.Type}`, 'Use a CloudFormation parameter type listed in docs/template-support.md.');
+      if (!info)
+        throw this.error(
+          name,
+          `unsupported type ${decl.Type}`,
+          'Use a CloudFormation parameter type listed in docs/template-support.md.',
+        );
       const value = values[name] ?? defaultAsString(decl.Default);
       if (value === undefined) {
-        throw this.error(name, 'no value given and no Default', `Pass it: --parameters ${this.stackName}:${name}=<value>.`);
+        throw this.error(
+          name,
+          'no value given and no Default',
+          `Pass it: --parameters ${this.stackName}:${name}=<value>.`,
+        );
       }
       this.validate(name, decl, info, value);
       this.raw.set(name, value);
@@ -205,12 +225,20 @@ export class ParameterSet {
 
   private async resolve(name: string): Promise<ParameterValue> {
     const decl = this.has(name) ? this.declared[name] : undefined;
-    if (!decl) throw new TemplateResolutionError(`Parameter ${name} is not declared`, { section: 'Parameters', logicalId: name });
+    if (!decl)
+      throw new TemplateResolutionError(`Parameter ${name} is not declared`, {
+        section: 'Parameters',
+        logicalId: name,
+      });
     const info = parameterTypeInfo(decl.Type)!;
     let value = this.raw.get(name)!;
     if (info.ssm) {
       if (!this.ssmParameter) {
-        throw this.error(name, `type ${decl.Type} needs SSM, but no SSM reader is available`, 'This is a cdkd bug: the engine must provide ssmParameter.');
+        throw this.error(
+          name,
+          `type ${decl.Type} needs SSM, but no SSM reader is available`,
+          'This is a cdkd bug: the engine must provide ssmParameter.',
+        );
       }
       try {
         value = await this.ssmParameter(value);
@@ -236,15 +264,23 @@ export class ParameterSet {
         throw this.error(name, `must be a number, got ${show(item)}`);
       }
       if (decl.AllowedValues && !decl.AllowedValues.map(String).includes(item)) {
-        throw this.error(name, `value ${show(item)} is not one of the allowed values ${decl.AllowedValues.map(String).join(', ')}.${constraint}`);
+        throw this.error(
+          name,
+          `value ${show(item)} is not one of the allowed values ${decl.AllowedValues.map(String).join(', ')}.${constraint}`,
+        );
       }
       if (decl.AllowedPattern !== undefined && !new RegExp(`^(?:${decl.AllowedPattern})$`).test(item)) {
-        throw this.error(name, `value ${show(item)} does not match the pattern ${decl.AllowedPattern}.${constraint}`);
+        throw this.error(
+          name,
+          `value ${show(item)} does not match the pattern ${decl.AllowedPattern}.${constraint}`,
+        );
       }
       if (info.numeric) {
         const n = Number(item);
-        if (decl.MinValue !== undefined && n < Number(decl.MinValue)) throw this.error(name, `value ${show(item)} is below the minimum ${decl.MinValue}.${constraint}`);
-        if (decl.MaxValue !== undefined && n > Number(decl.MaxValue)) throw this.error(name, `value ${show(item)} is above the maximum ${decl.MaxValue}.${constraint}`);
+        if (decl.MinValue !== undefined && n < Number(decl.MinValue))
+          throw this.error(name, `value ${show(item)} is below the minimum ${decl.MinValue}.${constraint}`);
+        if (decl.MaxValue !== undefined && n > Number(decl.MaxValue))
+          throw this.error(name, `value ${show(item)} is above the maximum ${decl.MaxValue}.${constraint}`);
       }
     }
     if (!info.list && !info.numeric) {

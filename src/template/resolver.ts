@@ -131,11 +131,21 @@ export class TemplateResolver {
   async resolveResource(logicalId: string): Promise<ResolvedResource> {
     const resource = ownValue(this.template.Resources, logicalId);
     if (!resource) {
-      throw new TemplateResolutionError(`Resource ${logicalId} is not defined in the template`, { logicalId });
+      throw new TemplateResolutionError(`Resource ${logicalId} is not defined in the template`, {
+        logicalId,
+      });
     }
     const ctx = (path: string): Context => ({ section: 'Resources', logicalId, path, condition: false });
-    const properties = (await this.resolveTopLevel(resource.Properties ?? {}, ctx('Properties'))) as Record<string, unknown>;
-    const out: ResolvedResource = { logicalId, resourceType: resource.Type, properties, dependsOn: resource.DependsOn ?? [] };
+    const properties = (await this.resolveTopLevel(resource.Properties ?? {}, ctx('Properties'))) as Record<
+      string,
+      unknown
+    >;
+    const out: ResolvedResource = {
+      logicalId,
+      resourceType: resource.Type,
+      properties,
+      dependsOn: resource.DependsOn ?? [],
+    };
     for (const [key, field] of [
       ['DeletionPolicy', 'deletionPolicy'],
       ['UpdateReplacePolicy', 'updateReplacePolicy'],
@@ -145,7 +155,11 @@ export class TemplateResolver {
       const value = await this.resolveNode(raw, ctx(key));
       if (value === NO_VALUE) continue;
       if (!POLICY_ATTRIBUTES.includes(value as PolicyAttribute)) {
-        throw this.fail(ctx(key), raw, `${key} resolves to ${describeExpression(value)}, which is not one of ${POLICY_ATTRIBUTES.join(', ')}`);
+        throw this.fail(
+          ctx(key),
+          raw,
+          `${key} resolves to ${describeExpression(value)}, which is not one of ${POLICY_ATTRIBUTES.join(', ')}`,
+        );
       }
       out[field] = value as PolicyAttribute;
     }
@@ -158,10 +172,16 @@ export class TemplateResolver {
     const results: ResolvedOutput[] = [];
     for (const [name, output] of Object.entries(this.template.Outputs)) {
       if (output.Condition !== undefined && !(await this.evaluateCondition(output.Condition))) continue;
-      const ctx = (path: string): Context => ({ section: 'Outputs', logicalId: name, path, condition: false });
+      const ctx = (path: string): Context => ({
+        section: 'Outputs',
+        logicalId: name,
+        path,
+        condition: false,
+      });
       const value = await this.resolveTopLevel(output.Value, ctx('Value'));
       const resolved: ResolvedOutput = { name, value };
-      if (output.Export !== undefined) resolved.exportName = await this.resolveTopLevel(output.Export.Name, ctx('Export.Name'));
+      if (output.Export !== undefined)
+        resolved.exportName = await this.resolveTopLevel(output.Export.Name, ctx('Export.Name'));
       if (typeof output.Description === 'string') resolved.description = output.Description;
       results.push(resolved);
     }
@@ -169,8 +189,16 @@ export class TemplateResolver {
   }
 
   /** Resolves any template value at a given location (for callers resolving pieces themselves). */
-  resolveValue(value: unknown, location: { section?: TemplateLocation['section']; logicalId: string; path: string }): Promise<unknown> {
-    return this.resolveTopLevel(value, { section: location.section ?? 'Resources', logicalId: location.logicalId, path: location.path, condition: false });
+  resolveValue(
+    value: unknown,
+    location: { section?: TemplateLocation['section']; logicalId: string; path: string },
+  ): Promise<unknown> {
+    return this.resolveTopLevel(value, {
+      section: location.section ?? 'Resources',
+      logicalId: location.logicalId,
+      path: location.path,
+      condition: false,
+    });
   }
 
   /** `AWS::StackId`: the one given, or a stable ARN-shaped id derived from name, account and region. */
@@ -189,20 +217,30 @@ export class TemplateResolver {
   private async computeCondition(name: string): Promise<boolean> {
     const ctx: Context = { section: 'Conditions', logicalId: name, path: name, condition: true };
     if (!Object.prototype.hasOwnProperty.call(this.template.Conditions, name)) {
-      throw new TemplateResolutionError(`Condition ${name} is not defined in the Conditions section`, { section: 'Conditions', logicalId: name });
-    }
-    if (this.conditionsInProgress.has(name)) {
-      throw new TemplateResolutionError(`Condition ${name} refers to itself (through ${[...this.conditionsInProgress].join(' -> ')})`, {
+      throw new TemplateResolutionError(`Condition ${name} is not defined in the Conditions section`, {
         section: 'Conditions',
         logicalId: name,
       });
+    }
+    if (this.conditionsInProgress.has(name)) {
+      throw new TemplateResolutionError(
+        `Condition ${name} refers to itself (through ${[...this.conditionsInProgress].join(' -> ')})`,
+        {
+          section: 'Conditions',
+          logicalId: name,
+        },
+      );
     }
     this.conditionsInProgress.add(name);
     try {
       const definition = this.template.Conditions[name];
       const value = await this.resolveNode(definition, ctx);
       if (typeof value !== 'boolean') {
-        throw this.fail(ctx, definition, 'a condition must be built from Fn::Equals, Fn::And, Fn::Or, Fn::Not or Condition');
+        throw this.fail(
+          ctx,
+          definition,
+          'a condition must be built from Fn::Equals, Fn::And, Fn::Or, Fn::Not or Condition',
+        );
       }
       return value;
     } finally {
@@ -218,7 +256,8 @@ export class TemplateResolver {
     if (visiting.has(logicalId)) return Promise.resolve(true); // a DependsOn cycle is reported by the graph
     visiting.add(logicalId);
     const result = (async () => {
-      if (resource.Condition !== undefined && !(await this.evaluateCondition(resource.Condition))) return false;
+      if (resource.Condition !== undefined && !(await this.evaluateCondition(resource.Condition)))
+        return false;
       for (const dep of resource.DependsOn ?? []) {
         if (ownValue(this.template.Resources, dep) && !(await this.included(dep, visiting))) return false;
       }
@@ -235,7 +274,9 @@ export class TemplateResolver {
       if (ctx.path === 'Properties') return {};
       throw this.fail(ctx, value, 'AWS::NoValue can only remove a property or a list element');
     }
-    return this.options.dynamicReferences === 'preserve' ? resolved : this.readDynamicReferences(resolved, ctx);
+    return this.options.dynamicReferences === 'preserve'
+      ? resolved
+      : this.readDynamicReferences(resolved, ctx);
   }
 
   private async readDynamicReferences(value: unknown, ctx: Context): Promise<unknown> {
@@ -244,17 +285,27 @@ export class TemplateResolver {
       try {
         return await resolveDynamicReferences(
           value,
-          { ssmParameter: this.env.ssmParameter, secretValue: this.env.secretValue, onSecret: this.options.onSecret },
-          this.options.dynamicReferences === 'preserve-secrets' ? (ref) => !isSecretReference(ref) : undefined,
+          {
+            ssmParameter: this.env.ssmParameter,
+            secretValue: this.env.secretValue,
+            onSecret: this.options.onSecret,
+          },
+          this.options.dynamicReferences === 'preserve-secrets'
+            ? (ref) => !isSecretReference(ref)
+            : undefined,
         );
       } catch (err) {
         throw this.wrap(ctx, value, err);
       }
     }
-    if (Array.isArray(value)) return Promise.all(value.map((v, i) => this.readDynamicReferences(v, { ...ctx, path: `${ctx.path}[${i}]` })));
+    if (Array.isArray(value))
+      return Promise.all(
+        value.map((v, i) => this.readDynamicReferences(v, { ...ctx, path: `${ctx.path}[${i}]` })),
+      );
     if (isPlainObject(value)) {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = await this.readDynamicReferences(v, { ...ctx, path: `${ctx.path}.${k}` });
+      for (const [k, v] of Object.entries(value))
+        out[k] = await this.readDynamicReferences(v, { ...ctx, path: `${ctx.path}.${k}` });
       return out;
     }
     return value;
@@ -270,7 +321,8 @@ export class TemplateResolver {
       return out;
     }
     if (!isPlainObject(value)) return value;
-    const fn = intrinsicName(value) ?? (ctx.condition && isConditionReference(value) ? 'Condition' : undefined);
+    const fn =
+      intrinsicName(value) ?? (ctx.condition && isConditionReference(value) ? 'Condition' : undefined);
     if (fn !== undefined) {
       try {
         return await this.evaluate(fn, value[fn], value, ctx);
@@ -286,7 +338,12 @@ export class TemplateResolver {
     return out;
   }
 
-  private async evaluate(fn: string, arg: unknown, expr: Record<string, unknown>, outer: Context): Promise<unknown> {
+  private async evaluate(
+    fn: string,
+    arg: unknown,
+    expr: Record<string, unknown>,
+    outer: Context,
+  ): Promise<unknown> {
     // Fn::If's chosen branch sits at the property itself; other arguments are not properties.
     if (fn === 'Fn::If') return this.fnIf(arg, expr, outer);
     const ctx: Context = { ...outer, frozen: true };
@@ -295,7 +352,12 @@ export class TemplateResolver {
       return this.evaluateCondition(arg);
     }
     if (!isKnownIntrinsic(fn)) {
-      throw this.fail(ctx, expr, `${fn} is not a supported intrinsic function`, 'See docs/template-support.md for the functions cdkd evaluates.');
+      throw this.fail(
+        ctx,
+        expr,
+        `${fn} is not a supported intrinsic function`,
+        'See docs/template-support.md for the functions cdkd evaluates.',
+      );
     }
     switch (fn) {
       case 'Ref':
@@ -326,7 +388,8 @@ export class TemplateResolver {
         const v = await this.resolveNode(arg, ctx);
         if (v === NO_VALUE) throw this.fail(ctx, expr, 'Fn::ToJsonString of AWS::NoValue');
         if (containsUnknown(v)) return unknownFrom(v);
-        if (typeof v !== 'object' || v === null) throw this.fail(ctx, expr, 'Fn::ToJsonString takes an object or a list');
+        if (typeof v !== 'object' || v === null)
+          throw this.fail(ctx, expr, 'Fn::ToJsonString takes an object or a list');
         return JSON.stringify(v);
       }
       case 'Fn::Length': {
@@ -348,7 +411,8 @@ export class TemplateResolver {
   }
 
   private async ref(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
-    if (typeof arg !== 'string') throw this.fail(ctx, expr, 'Ref takes the name of a parameter, a resource or a pseudo parameter');
+    if (typeof arg !== 'string')
+      throw this.fail(ctx, expr, 'Ref takes the name of a parameter, a resource or a pseudo parameter');
     if (isPseudoParameter(arg)) return this.pseudo(arg);
     if (this.parameters.has(arg)) return this.parameters.value(arg);
     if (ownValue(this.template.Resources, arg)) return this.resourceRef(arg, expr, ctx);
@@ -385,13 +449,21 @@ export class TemplateResolver {
       throw this.fail(
         ctx,
         expr,
-        `${logicalId} is not created in this deploy` + (condition ? ` (its condition ${condition} is false, or it depends on a resource that is not created)` : ' (it depends on a resource that is not created)'),
+        `${logicalId} is not created in this deploy` +
+          (condition
+            ? ` (its condition ${condition} is false, or it depends on a resource that is not created)`
+            : ' (it depends on a resource that is not created)'),
         'Guard the reference with Fn::If on the same condition, or give the referencing element the same Condition.',
       );
     }
     const target = this.env.resources(logicalId);
     if (!target && this.mode === 'strict') {
-      throw this.fail(ctx, expr, `resource ${logicalId} has not been deployed yet`, 'This is a cdkd bug: a resource was dispatched before one it references.');
+      throw this.fail(
+        ctx,
+        expr,
+        `resource ${logicalId} has not been deployed yet`,
+        'This is a cdkd bug: a resource was dispatched before one it references.',
+      );
     }
     return target;
   }
@@ -411,13 +483,24 @@ export class TemplateResolver {
     const args = getAttArguments(arg);
     if (!args) throw this.fail(ctx, expr, 'Fn::GetAtt takes [LogicalId, AttributeName]');
     const attribute = await this.resolveNode(args.attribute, ctx);
-    if (typeof attribute !== 'string') throw this.fail(ctx, expr, 'the attribute name of Fn::GetAtt must resolve to a string');
+    if (typeof attribute !== 'string')
+      throw this.fail(ctx, expr, 'the attribute name of Fn::GetAtt must resolve to a string');
     return this.attributeValue(args.logicalId, attribute, expr, ctx);
   }
 
-  private async attributeValue(logicalId: string, attribute: string, expr: unknown, ctx: Context): Promise<unknown> {
+  private async attributeValue(
+    logicalId: string,
+    attribute: string,
+    expr: unknown,
+    ctx: Context,
+  ): Promise<unknown> {
     const resource = ownValue(this.template.Resources, logicalId);
-    if (!resource) throw this.fail(ctx, expr, `Fn::GetAtt of ${logicalId}.${attribute}: the template has no resource ${logicalId}`);
+    if (!resource)
+      throw this.fail(
+        ctx,
+        expr,
+        `Fn::GetAtt of ${logicalId}.${attribute}: the template has no resource ${logicalId}`,
+      );
     const target = await this.target(logicalId, expr, ctx);
     if (!target) return new Unknown(`${logicalId}.${attribute}`);
     const schema = this.schemaOf(target.resourceType);
@@ -431,20 +514,25 @@ export class TemplateResolver {
       notAnAttribute
         ? `${target.resourceType} has no attribute ${attribute} (resource ${logicalId}; its attributes are ${known.join(', ') || 'none'})`
         : `resource ${logicalId} (${target.resourceType}) has no recorded attribute ${attribute}`,
-      notAnAttribute ? undefined : `Redeploy ${logicalId} so its attributes are recorded again (change one of its properties if it is unchanged).`,
+      notAnAttribute
+        ? undefined
+        : `Redeploy ${logicalId} so its attributes are recorded again (change one of its properties if it is unchanged).`,
     );
   }
 
   private async join(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
-    if (!Array.isArray(arg) || arg.length !== 2) throw this.fail(ctx, expr, 'Fn::Join takes [delimiter, [values]]');
+    if (!Array.isArray(arg) || arg.length !== 2)
+      throw this.fail(ctx, expr, 'Fn::Join takes [delimiter, [values]]');
     const delimiter = await this.resolveNode(arg[0], ctx);
-    if (typeof delimiter !== 'string') throw this.fail(ctx, expr, 'the delimiter of Fn::Join must be a string');
+    if (typeof delimiter !== 'string')
+      throw this.fail(ctx, expr, 'the delimiter of Fn::Join must be a string');
     const list = await this.resolveNode(arg[1], ctx);
     if (isUnknown(list)) return list;
     if (!Array.isArray(list)) throw this.fail(ctx, expr, 'the second argument of Fn::Join must be a list');
     if (list.some(isUnknown)) return unknownFrom(list);
     const parts = list.map((item) => {
-      if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') return String(item);
+      if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean')
+        return String(item);
       throw this.fail(ctx, expr, `Fn::Join can only join strings, got ${describeExpression(item)}`);
     });
     return parts.join(delimiter);
@@ -456,7 +544,8 @@ export class TemplateResolver {
     const parts = parseSubString(args.text);
     if (!parts) throw this.fail(ctx, expr, 'Fn::Sub has an unterminated ${');
     const variables = new Map<string, unknown>();
-    for (const [name, raw] of Object.entries(args.variables)) variables.set(name, await this.resolveNode(raw, ctx));
+    for (const [name, raw] of Object.entries(args.variables))
+      variables.set(name, await this.resolveNode(raw, ctx));
     const values: unknown[] = [];
     for (const part of parts) {
       if ('literal' in part) {
@@ -473,10 +562,19 @@ export class TemplateResolver {
           if (isPseudoParameter(name)) value = await this.pseudo(name);
           else if (this.parameters.has(name)) value = await this.parameters.value(name);
           else if (ownValue(this.template.Resources, name)) value = await this.resourceRef(name, expr, ctx);
-          else throw this.fail(ctx, expr, `Fn::Sub variable \${${name}} is not a parameter, a resource, a pseudo parameter or a key of the variable map`);
+          else
+            throw this.fail(
+              ctx,
+              expr,
+              `Fn::Sub variable \${${name}} is not a parameter, a resource, a pseudo parameter or a key of the variable map`,
+            );
         } else {
           if (!ownValue(this.template.Resources, target.logicalId)) {
-            throw this.fail(ctx, expr, `Fn::Sub variable \${${name}}: the template has no resource ${target.logicalId}`);
+            throw this.fail(
+              ctx,
+              expr,
+              `Fn::Sub variable \${${name}}: the template has no resource ${target.logicalId}`,
+            );
           }
           value = await this.attributeValue(target.logicalId, target.attribute, expr, ctx);
         }
@@ -489,7 +587,11 @@ export class TemplateResolver {
         values.push(String(value));
         continue;
       }
-      throw this.fail(ctx, expr, `Fn::Sub variable \${${name}} resolves to ${describeExpression(value === NO_VALUE ? 'AWS::NoValue' : value)}, not a string`);
+      throw this.fail(
+        ctx,
+        expr,
+        `Fn::Sub variable \${${name}} resolves to ${describeExpression(value === NO_VALUE ? 'AWS::NoValue' : value)}, not a string`,
+      );
     }
     if (values.some(isUnknown)) return unknownFrom(values);
     return values.join('');
@@ -498,22 +600,40 @@ export class TemplateResolver {
   private async select(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
     if (!Array.isArray(arg) || arg.length !== 2) throw this.fail(ctx, expr, 'Fn::Select takes [index, list]');
     const indexValue = await this.resolveNode(arg[0], ctx);
-    const index = typeof indexValue === 'number' ? indexValue : typeof indexValue === 'string' && /^\d+$/.test(indexValue) ? Number(indexValue) : NaN;
-    if (!Number.isInteger(index) || index < 0) throw this.fail(ctx, expr, `the index of Fn::Select must be a non-negative integer, got ${describeExpression(indexValue)}`);
+    const index =
+      typeof indexValue === 'number'
+        ? indexValue
+        : typeof indexValue === 'string' && /^\d+$/.test(indexValue)
+          ? Number(indexValue)
+          : NaN;
+    if (!Number.isInteger(index) || index < 0)
+      throw this.fail(
+        ctx,
+        expr,
+        `the index of Fn::Select must be a non-negative integer, got ${describeExpression(indexValue)}`,
+      );
     const list = await this.resolveNode(arg[1], ctx);
     if (isUnknown(list)) return list;
     if (!Array.isArray(list)) throw this.fail(ctx, expr, 'the second argument of Fn::Select must be a list');
-    if (index >= list.length) throw this.fail(ctx, expr, `Fn::Select index ${index} is out of range for a list of ${list.length} element${list.length === 1 ? '' : 's'}`);
+    if (index >= list.length)
+      throw this.fail(
+        ctx,
+        expr,
+        `Fn::Select index ${index} is out of range for a list of ${list.length} element${list.length === 1 ? '' : 's'}`,
+      );
     return list[index];
   }
 
   private async split(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
-    if (!Array.isArray(arg) || arg.length !== 2) throw this.fail(ctx, expr, 'Fn::Split takes [delimiter, string]');
+    if (!Array.isArray(arg) || arg.length !== 2)
+      throw this.fail(ctx, expr, 'Fn::Split takes [delimiter, string]');
     const delimiter = await this.resolveNode(arg[0], ctx);
-    if (typeof delimiter !== 'string' || delimiter === '') throw this.fail(ctx, expr, 'the delimiter of Fn::Split must be a non-empty string');
+    if (typeof delimiter !== 'string' || delimiter === '')
+      throw this.fail(ctx, expr, 'the delimiter of Fn::Split must be a non-empty string');
     const source = await this.resolveNode(arg[1], ctx);
     if (isUnknown(source)) return source;
-    if (typeof source !== 'string') throw this.fail(ctx, expr, 'the second argument of Fn::Split must be a string');
+    if (typeof source !== 'string')
+      throw this.fail(ctx, expr, 'the second argument of Fn::Split must be a string');
     return source.split(delimiter);
   }
 
@@ -527,20 +647,27 @@ export class TemplateResolver {
 
   private async getAZs(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
     const regionValue = await this.resolveNode(arg, ctx);
-    if (typeof regionValue !== 'string') throw this.fail(ctx, expr, 'Fn::GetAZs takes a region name (or "" for the current region)');
-    if (!this.env.availabilityZones) throw this.fail(ctx, expr, 'Fn::GetAZs needs an availability zone lookup, and none is available');
+    if (typeof regionValue !== 'string')
+      throw this.fail(ctx, expr, 'Fn::GetAZs takes a region name (or "" for the current region)');
+    if (!this.env.availabilityZones)
+      throw this.fail(ctx, expr, 'Fn::GetAZs needs an availability zone lookup, and none is available');
     return [...(await this.env.availabilityZones(regionValue === '' ? this.env.region : regionValue))];
   }
 
   private async findInMap(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
     if (!Array.isArray(arg) || arg.length < 3 || arg.length > 4) {
-      throw this.fail(ctx, expr, 'Fn::FindInMap takes [MapName, TopLevelKey, SecondLevelKey] (and optionally {DefaultValue})');
+      throw this.fail(
+        ctx,
+        expr,
+        'Fn::FindInMap takes [MapName, TopLevelKey, SecondLevelKey] (and optionally {DefaultValue})',
+      );
     }
     const keys: string[] = [];
     for (const raw of arg.slice(0, 3)) {
       const key = await this.resolveNode(raw, ctx);
       if (isUnknown(key)) return key;
-      if (typeof key !== 'string' && typeof key !== 'number') throw this.fail(ctx, expr, 'the keys of Fn::FindInMap must resolve to strings');
+      if (typeof key !== 'string' && typeof key !== 'number')
+        throw this.fail(ctx, expr, 'the keys of Fn::FindInMap must resolve to strings');
       keys.push(String(key));
     }
     const [mapName, topKey, secondKey] = keys;
@@ -548,18 +675,25 @@ export class TemplateResolver {
     const value = ownValue(ownValue(map, topKey), secondKey);
     if (value !== undefined) return this.resolveNode(value, ctx);
     const options = arg[3];
-    if (isPlainObject(options) && 'DefaultValue' in options) return this.resolveNode(options.DefaultValue, ctx);
-    const missing = !map ? `mapping ${mapName} does not exist` : !ownValue(map, topKey) ? `mapping ${mapName} has no key ${topKey}` : `mapping ${mapName}.${topKey} has no key ${secondKey}`;
+    if (isPlainObject(options) && 'DefaultValue' in options)
+      return this.resolveNode(options.DefaultValue, ctx);
+    const missing = !map
+      ? `mapping ${mapName} does not exist`
+      : !ownValue(map, topKey)
+        ? `mapping ${mapName} has no key ${topKey}`
+        : `mapping ${mapName}.${topKey} has no key ${secondKey}`;
     throw this.fail(ctx, expr, `Fn::FindInMap: ${missing}`);
   }
 
   private async cidr(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
-    if (!Array.isArray(arg) || arg.length !== 3) throw this.fail(ctx, expr, 'Fn::Cidr takes [ipBlock, count, cidrBits]');
+    if (!Array.isArray(arg) || arg.length !== 3)
+      throw this.fail(ctx, expr, 'Fn::Cidr takes [ipBlock, count, cidrBits]');
     const values = [];
     for (const raw of arg) values.push(await this.resolveNode(raw, ctx));
     if (values.some(isUnknown)) return unknownFrom(values);
     const [ipBlock, count, bits] = values;
-    const asInt = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN);
+    const asInt = (v: unknown): number =>
+      typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
     if (typeof ipBlock !== 'string') throw this.fail(ctx, expr, 'the ipBlock of Fn::Cidr must be a string');
     try {
       return cidrSubnets(ipBlock, asInt(count), asInt(bits));
@@ -570,28 +704,46 @@ export class TemplateResolver {
   }
 
   private crossStackContext(ctx: Context, expr: unknown) {
-    return { stackName: this.env.stackName, region: this.env.region, section: ctx.section, logicalId: ctx.logicalId, path: ctx.path, expression: describeExpression(expr) };
+    return {
+      stackName: this.env.stackName,
+      region: this.env.region,
+      section: ctx.section,
+      logicalId: ctx.logicalId,
+      path: ctx.path,
+      expression: describeExpression(expr),
+    };
   }
 
   private async importValue(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
     const name = await this.resolveNode(arg, ctx);
     if (isUnknown(name)) return name;
-    if (typeof name !== 'string' || name === '') throw this.fail(ctx, expr, 'Fn::ImportValue takes an export name');
-    return (this.env.crossStack ?? unsupportedCrossStackResolver).importValue(name, this.crossStackContext(ctx, expr));
+    if (typeof name !== 'string' || name === '')
+      throw this.fail(ctx, expr, 'Fn::ImportValue takes an export name');
+    return (this.env.crossStack ?? unsupportedCrossStackResolver).importValue(
+      name,
+      this.crossStackContext(ctx, expr),
+    );
   }
 
   private async getStackOutput(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
-    if (!isPlainObject(arg)) throw this.fail(ctx, expr, 'Fn::GetStackOutput takes {StackName, OutputName, Region?, RoleArn?}');
+    if (!isPlainObject(arg))
+      throw this.fail(ctx, expr, 'Fn::GetStackOutput takes {StackName, OutputName, Region?, RoleArn?}');
     const read = async (key: string, required: boolean): Promise<string | undefined> => {
       if (arg[key] === undefined) {
         if (required) throw this.fail(ctx, expr, `Fn::GetStackOutput needs ${key}`);
         return undefined;
       }
       if (key === 'RoleArn' && typeof arg[key] !== 'string') {
-        throw this.fail(ctx, expr, 'the RoleArn of Fn::GetStackOutput must be a literal string', 'Write the role ARN itself, not an intrinsic function.');
+        throw this.fail(
+          ctx,
+          expr,
+          'the RoleArn of Fn::GetStackOutput must be a literal string',
+          'Write the role ARN itself, not an intrinsic function.',
+        );
       }
       const value = await this.resolveNode(arg[key], ctx);
-      if (typeof value !== 'string' || value === '') throw this.fail(ctx, expr, `the ${key} of Fn::GetStackOutput must resolve to a non-empty string`);
+      if (typeof value !== 'string' || value === '')
+        throw this.fail(ctx, expr, `the ${key} of Fn::GetStackOutput must resolve to a non-empty string`);
       return value;
     };
     const stackName = (await read('StackName', true))!;
@@ -604,22 +756,42 @@ export class TemplateResolver {
     );
   }
 
-  private async conditionFunction(fn: 'Fn::Equals' | 'Fn::And' | 'Fn::Or' | 'Fn::Not', arg: unknown, expr: unknown, ctx: Context): Promise<boolean> {
-    if (!ctx.condition) throw this.fail(ctx, expr, `${fn} can only be used in the Conditions section (use Fn::If with a named condition)`);
+  private async conditionFunction(
+    fn: 'Fn::Equals' | 'Fn::And' | 'Fn::Or' | 'Fn::Not',
+    arg: unknown,
+    expr: unknown,
+    ctx: Context,
+  ): Promise<boolean> {
+    if (!ctx.condition)
+      throw this.fail(
+        ctx,
+        expr,
+        `${fn} can only be used in the Conditions section (use Fn::If with a named condition)`,
+      );
     if (fn === 'Fn::Equals') {
-      if (!Array.isArray(arg) || arg.length !== 2) throw this.fail(ctx, expr, 'Fn::Equals takes [value1, value2]');
+      if (!Array.isArray(arg) || arg.length !== 2)
+        throw this.fail(ctx, expr, 'Fn::Equals takes [value1, value2]');
       const [a, b] = [await this.resolveNode(arg[0], ctx), await this.resolveNode(arg[1], ctx)];
       return equalsValue(a, b);
     }
     const min = fn === 'Fn::Not' ? 1 : 2;
     const max = fn === 'Fn::Not' ? 1 : 10;
     if (!Array.isArray(arg) || arg.length < min || arg.length > max) {
-      throw this.fail(ctx, expr, fn === 'Fn::Not' ? 'Fn::Not takes [condition]' : `${fn} takes between 2 and 10 conditions`);
+      throw this.fail(
+        ctx,
+        expr,
+        fn === 'Fn::Not' ? 'Fn::Not takes [condition]' : `${fn} takes between 2 and 10 conditions`,
+      );
     }
     const values: boolean[] = [];
     for (const item of arg) {
       const v = await this.resolveNode(item, ctx);
-      if (typeof v !== 'boolean') throw this.fail(ctx, expr, `every argument of ${fn} must be a condition (Fn::Equals, Fn::And, Fn::Or, Fn::Not or Condition)`);
+      if (typeof v !== 'boolean')
+        throw this.fail(
+          ctx,
+          expr,
+          `every argument of ${fn} must be a condition (Fn::Equals, Fn::And, Fn::Or, Fn::Not or Condition)`,
+        );
       values.push(v);
     }
     if (fn === 'Fn::Not') return !values[0];
@@ -629,7 +801,12 @@ export class TemplateResolver {
   private fail(ctx: Context, expression: unknown, message: string, remedy?: string): TemplateResolutionError {
     return new TemplateResolutionError(
       message,
-      { section: ctx.section, logicalId: ctx.logicalId, path: ctx.path, expression: describeExpression(expression) },
+      {
+        section: ctx.section,
+        logicalId: ctx.logicalId,
+        path: ctx.path,
+        expression: describeExpression(expression),
+      },
       remedy ? { remedy } : {},
     );
   }
@@ -640,10 +817,17 @@ export class TemplateResolver {
     const message = err instanceof Error ? err.message.replace(/\.$/, '') : String(err);
     return new TemplateResolutionError(
       message,
-      { section: ctx.section, logicalId: ctx.logicalId, path: ctx.path, expression: describeExpression(expression) },
+      {
+        section: ctx.section,
+        logicalId: ctx.logicalId,
+        path: ctx.path,
+        expression: describeExpression(expression),
+      },
       {
         cause: err,
-        ...(CdkdError.isCdkdError(err) ? { code: err.code, ...(err.remedy ? { remedy: err.remedy } : {}) } : {}),
+        ...(CdkdError.isCdkdError(err)
+          ? { code: err.code, ...(err.remedy ? { remedy: err.remedy } : {}) }
+          : {}),
       },
     );
   }
@@ -661,7 +845,8 @@ function isConditionReference(value: Record<string, unknown>): boolean {
 
 /** `Fn::Equals`: scalars compare as strings (`"1"` equals `1`, as CloudFormation compares them); anything else structurally. */
 function equalsValue(a: unknown, b: unknown): boolean {
-  const scalar = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  const scalar = (v: unknown): v is string | number | boolean =>
+    typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
   if (scalar(a) && scalar(b)) return String(a) === String(b);
   return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -60,7 +60,12 @@ export interface CfnTemplate {
   Metadata?: Record<string, unknown>;
 }
 
-export const POLICY_ATTRIBUTES: readonly PolicyAttribute[] = ['Delete', 'Retain', 'Snapshot', 'RetainExceptOnCreate'];
+export const POLICY_ATTRIBUTES: readonly PolicyAttribute[] = [
+  'Delete',
+  'Retain',
+  'Snapshot',
+  'RetainExceptOnCreate',
+];
 
 /** Transforms whose functions cdkd implements itself (`Fn::ToJsonString`, `Fn::Length`, `Fn::FindInMap` defaults). */
 export const SUPPORTED_TRANSFORMS: readonly string[] = ['AWS::LanguageExtensions'];
@@ -106,7 +111,8 @@ export function parseTemplate(raw: unknown, source = 'template'): CfnTemplate {
     return value as Record<string, unknown>;
   };
 
-  const transforms = t.Transform === undefined ? [] : Array.isArray(t.Transform) ? t.Transform : [t.Transform];
+  const transforms =
+    t.Transform === undefined ? [] : Array.isArray(t.Transform) ? t.Transform : [t.Transform];
   for (const transform of transforms) {
     if (typeof transform !== 'string' || !SUPPORTED_TRANSFORMS.includes(transform)) {
       fail(
@@ -119,23 +125,31 @@ export function parseTemplate(raw: unknown, source = 'template'): CfnTemplate {
   const parameters: Record<string, CfnParameter> = {};
   for (const [name, p] of Object.entries(section('Parameters'))) {
     if (!LOGICAL_ID.test(name)) fail(`parameter name ${JSON.stringify(name)} must be alphanumeric.`);
-    if (!isObject(p) || typeof p.Type !== 'string') fail(`parameter ${name} must be an object with a string Type.`);
+    if (!isObject(p) || typeof p.Type !== 'string')
+      fail(`parameter ${name} must be an object with a string Type.`);
     const param = p as unknown as CfnParameter;
-    if (param.AllowedValues !== undefined && !Array.isArray(param.AllowedValues)) fail(`parameter ${name}: AllowedValues must be a list.`);
+    if (param.AllowedValues !== undefined && !Array.isArray(param.AllowedValues))
+      fail(`parameter ${name}: AllowedValues must be a list.`);
     for (const key of ['MinLength', 'MaxLength', 'MinValue', 'MaxValue'] as const) {
       const v = param[key] as unknown;
-      if (v !== undefined && (typeof v === 'number' ? false : typeof v !== 'string' || Number.isNaN(Number(v)))) {
+      if (
+        v !== undefined &&
+        (typeof v === 'number' ? false : typeof v !== 'string' || Number.isNaN(Number(v)))
+      ) {
         fail(`parameter ${name}: ${key} must be a number.`);
       }
     }
-    if (param.AllowedPattern !== undefined && typeof param.AllowedPattern !== 'string') fail(`parameter ${name}: AllowedPattern must be a string.`);
+    if (param.AllowedPattern !== undefined && typeof param.AllowedPattern !== 'string')
+      fail(`parameter ${name}: AllowedPattern must be a string.`);
     parameters[name] = param;
   }
 
   const mappings: CfnTemplate['Mappings'] = {};
   for (const [name, map] of Object.entries(section('Mappings'))) {
     if (!isObject(map) || !Object.values(map).every(isObject)) {
-      fail(`mapping ${name} must be an object of objects (MapName -> TopLevelKey -> SecondLevelKey -> value).`);
+      fail(
+        `mapping ${name} must be an object of objects (MapName -> TopLevelKey -> SecondLevelKey -> value).`,
+      );
     }
     mappings[name] = map as Record<string, Record<string, unknown>>;
   }
@@ -144,11 +158,13 @@ export function parseTemplate(raw: unknown, source = 'template'): CfnTemplate {
 
   const resources: Record<string, CfnResource> = {};
   for (const [logicalId, r] of Object.entries(section('Resources'))) {
-    if (!LOGICAL_ID.test(logicalId)) fail(`resource logical id ${JSON.stringify(logicalId)} must be alphanumeric.`);
+    if (!LOGICAL_ID.test(logicalId))
+      fail(`resource logical id ${JSON.stringify(logicalId)} must be alphanumeric.`);
     if (!isObject(r)) fail(`resource ${logicalId} must be an object.`);
     const res = r as Record<string, unknown>;
     if (typeof res.Type !== 'string' || res.Type === '') fail(`resource ${logicalId} has no Type.`);
-    if (!RESOURCE_TYPE.test(res.Type as string)) fail(`resource ${logicalId} has an invalid Type ${JSON.stringify(res.Type)}.`);
+    if (!RESOURCE_TYPE.test(res.Type as string))
+      fail(`resource ${logicalId} has an invalid Type ${JSON.stringify(res.Type)}.`);
     for (const key of Object.keys(res)) {
       if (!RESOURCE_KEYS.has(key)) fail(`resource ${logicalId} has an unknown attribute ${key}.`);
     }
@@ -158,24 +174,37 @@ export function parseTemplate(raw: unknown, source = 'template'): CfnTemplate {
     let dependsOn: string[] | undefined;
     if (res.DependsOn !== undefined) {
       const list = Array.isArray(res.DependsOn) ? res.DependsOn : [res.DependsOn];
-      if (!list.every((d) => typeof d === 'string')) fail(`resource ${logicalId}: DependsOn must be a string or a list of strings.`);
+      if (!list.every((d) => typeof d === 'string'))
+        fail(`resource ${logicalId}: DependsOn must be a string or a list of strings.`);
       dependsOn = list as string[];
     }
     if (res.Condition !== undefined) {
-      if (typeof res.Condition !== 'string') fail(`resource ${logicalId}: Condition must be the name of a condition.`);
-      if (!Object.prototype.hasOwnProperty.call(conditions, res.Condition as string)) fail(`resource ${logicalId} uses condition ${res.Condition}, which is not defined in Conditions.`);
+      if (typeof res.Condition !== 'string')
+        fail(`resource ${logicalId}: Condition must be the name of a condition.`);
+      if (!Object.prototype.hasOwnProperty.call(conditions, res.Condition as string))
+        fail(`resource ${logicalId} uses condition ${res.Condition}, which is not defined in Conditions.`);
     }
     for (const key of ['DeletionPolicy', 'UpdateReplacePolicy'] as const) {
       const v = res[key];
       if (v !== undefined && !isObject(v) && !POLICY_ATTRIBUTES.includes(v as PolicyAttribute)) {
-        fail(`resource ${logicalId}: ${key} ${JSON.stringify(v)} is not one of ${POLICY_ATTRIBUTES.join(', ')}.`);
+        fail(
+          `resource ${logicalId}: ${key} ${JSON.stringify(v)} is not one of ${POLICY_ATTRIBUTES.join(', ')}.`,
+        );
       }
     }
-    if (res.Metadata !== undefined && !isObject(res.Metadata)) fail(`resource ${logicalId}: Metadata must be an object.`);
+    if (res.Metadata !== undefined && !isObject(res.Metadata))
+      fail(`resource ${logicalId}: Metadata must be an object.`);
     const resource: CfnResource = { Type: res.Type as string };
     if (isObject(res.Properties)) resource.Properties = res.Properties;
     if (dependsOn) resource.DependsOn = dependsOn;
-    for (const key of ['Condition', 'DeletionPolicy', 'UpdateReplacePolicy', 'Metadata', 'CreationPolicy', 'UpdatePolicy'] as const) {
+    for (const key of [
+      'Condition',
+      'DeletionPolicy',
+      'UpdateReplacePolicy',
+      'Metadata',
+      'CreationPolicy',
+      'UpdatePolicy',
+    ] as const) {
       if (res[key] !== undefined) (resource as unknown as Record<string, unknown>)[key] = res[key];
     }
     resources[logicalId] = resource;
@@ -186,16 +215,26 @@ export function parseTemplate(raw: unknown, source = 'template'): CfnTemplate {
     if (!LOGICAL_ID.test(name)) fail(`output name ${JSON.stringify(name)} must be alphanumeric.`);
     if (!isObject(o) || !('Value' in o) || o.Value === undefined) fail(`output ${name} has no Value.`);
     const out = o as Record<string, unknown>;
-    if (out.Export !== undefined && (!isObject(out.Export) || out.Export.Name === undefined)) fail(`output ${name}: Export must be an object with a Name.`);
+    if (out.Export !== undefined && (!isObject(out.Export) || out.Export.Name === undefined))
+      fail(`output ${name}: Export must be an object with a Name.`);
     if (out.Condition !== undefined) {
-      if (typeof out.Condition !== 'string') fail(`output ${name}: Condition must be the name of a condition.`);
-      if (!Object.prototype.hasOwnProperty.call(conditions, out.Condition as string)) fail(`output ${name} uses condition ${out.Condition}, which is not defined in Conditions.`);
+      if (typeof out.Condition !== 'string')
+        fail(`output ${name}: Condition must be the name of a condition.`);
+      if (!Object.prototype.hasOwnProperty.call(conditions, out.Condition as string))
+        fail(`output ${name} uses condition ${out.Condition}, which is not defined in Conditions.`);
     }
     outputs[name] = out as unknown as CfnOutput;
   }
 
-  const template: CfnTemplate = { Parameters: parameters, Mappings: mappings, Conditions: conditions, Resources: resources, Outputs: outputs };
-  if (typeof t.AWSTemplateFormatVersion === 'string') template.AWSTemplateFormatVersion = t.AWSTemplateFormatVersion;
+  const template: CfnTemplate = {
+    Parameters: parameters,
+    Mappings: mappings,
+    Conditions: conditions,
+    Resources: resources,
+    Outputs: outputs,
+  };
+  if (typeof t.AWSTemplateFormatVersion === 'string')
+    template.AWSTemplateFormatVersion = t.AWSTemplateFormatVersion;
   if (typeof t.Description === 'string') template.Description = t.Description;
   if (t.Transform !== undefined) template.Transform = t.Transform as string | string[];
   if (isObject(t.Rules)) template.Rules = t.Rules;

@@ -28,7 +28,9 @@ export class Unknown {
 
 /** True for an {@link Unknown}, whichever copy of this module created it. */
 export function isUnknown(value: unknown): value is Unknown {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[UNKNOWN_BRAND] === true;
+  return (
+    typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[UNKNOWN_BRAND] === true
+  );
 }
 
 /** True when `value` is, or (deeply) contains, an {@link Unknown}. */

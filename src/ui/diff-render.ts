@@ -29,12 +29,19 @@ function painter(color: boolean) {
     (open: number, close: number): Paint =>
     (text) =>
       color ? `\u001b[${open}m${text}\u001b[${close}m` : text;
-  return { green: code(32, 39), yellow: code(33, 39), red: code(31, 39), gray: code(90, 39), bold: code(1, 22) };
+  return {
+    green: code(32, 39),
+    yellow: code(33, 39),
+    red: code(31, 39),
+    gray: code(90, 39),
+    bold: code(1, 22),
+  };
 }
 
 /** One-line summary: `2 to create, 1 to update, 1 to replace, 1 to delete`, or `no changes`. */
 export function summarizePlan(plan: StackPlan): string {
-  const count = (action: ResourcePlan['action']): number => plan.resources.filter((r) => r.action === action).length;
+  const count = (action: ResourcePlan['action']): number =>
+    plan.resources.filter((r) => r.action === action).length;
   const parts = [
     [count('CREATE'), 'to create'],
     [count('UPDATE'), 'to update'],
@@ -76,23 +83,46 @@ export function renderStackPlan(plan: StackPlan, options: DiffRenderOptions = {}
 }
 
 function renderResource(r: ResourcePlan, p: ReturnType<typeof painter>, max: number): string[] {
-  const colorOf: Record<ResourcePlan['action'], Paint> = { CREATE: p.green, UPDATE: p.yellow, REPLACE: p.red, DELETE: p.red, NO_CHANGE: p.gray };
+  const colorOf: Record<ResourcePlan['action'], Paint> = {
+    CREATE: p.green,
+    UPDATE: p.yellow,
+    REPLACE: p.red,
+    DELETE: p.red,
+    NO_CHANGE: p.gray,
+  };
   let note = '';
-  if (r.action === 'REPLACE') note = r.mayReplace ? ` ${p.yellow('may be replaced')}: ${r.replacementReason}` : ` ${p.red('replace')}: ${r.replacementReason}`;
-  if (r.policyOnly) note = ` ${p.gray('(DeletionPolicy / UpdateReplacePolicy only: the state record is updated, no AWS call)')}`;
-  if (r.action === 'DELETE' && r.retain) note = ` ${p.yellow(`(${r.deletionPolicy}: removed from state, kept in AWS)`)}`;
+  if (r.action === 'REPLACE')
+    note = r.mayReplace
+      ? ` ${p.yellow('may be replaced')}: ${r.replacementReason}`
+      : ` ${p.red('replace')}: ${r.replacementReason}`;
+  if (r.policyOnly)
+    note = ` ${p.gray('(DeletionPolicy / UpdateReplacePolicy only: the state record is updated, no AWS call)')}`;
+  if (r.action === 'DELETE' && r.retain)
+    note = ` ${p.yellow(`(${r.deletionPolicy}: removed from state, kept in AWS)`)}`;
   const head = `${colorOf[r.action](SYMBOL[r.action])} ${r.resourceType} ${r.logicalId}${note}`;
   const lines = [head];
-  r.propertyChanges.forEach((c, i) => lines.push(...renderChange(c, i === r.propertyChanges.length - 1, p, max)));
+  r.propertyChanges.forEach((c, i) =>
+    lines.push(...renderChange(c, i === r.propertyChanges.length - 1, p, max)),
+  );
   return lines;
 }
 
-function renderChange(c: PropertyChange, last: boolean, p: ReturnType<typeof painter>, max: number): string[] {
+function renderChange(
+  c: PropertyChange,
+  last: boolean,
+  p: ReturnType<typeof painter>,
+  max: number,
+): string[] {
   const branch = last ? ' └─' : ' ├─';
   const indent = last ? '    ' : ' │  ';
-  const symbol = c.before === undefined ? p.green('[+]') : c.after === undefined ? p.red('[-]') : p.yellow('[~]');
+  const symbol =
+    c.before === undefined ? p.green('[+]') : c.after === undefined ? p.red('[-]') : p.yellow('[~]');
   const path = c.path.startsWith('Properties.') ? c.path.slice('Properties.'.length) : c.path;
-  const mark = c.causesReplacement ? ` ${p.red('(requires replacement)')}` : c.mayCauseReplacement ? ` ${p.yellow('(may cause replacement)')}` : '';
+  const mark = c.causesReplacement
+    ? ` ${p.red('(requires replacement)')}`
+    : c.mayCauseReplacement
+      ? ` ${p.yellow('(may cause replacement)')}`
+      : '';
   const lines = [`${branch} ${symbol} ${path}${mark}`];
   if (c.before !== undefined && c.after !== undefined) {
     lines.push(`${indent}├─ ${p.red('[-]')} ${formatValue(c.before, max)}`);

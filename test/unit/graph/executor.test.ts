@@ -82,10 +82,13 @@ describe('executeDag', () => {
   });
 
   it('waits for the last of several dependencies', async () => {
-    const dag = graph(['A', 'B', 'C'], [
-      ['C', 'A'],
-      ['C', 'B'],
-    ]);
+    const dag = graph(
+      ['A', 'B', 'C'],
+      [
+        ['C', 'A'],
+        ['C', 'B'],
+      ],
+    );
     const h = new Harness();
     const done = executeDag(dag, { concurrency: 10, run: h.run });
     await flush();
@@ -144,14 +147,23 @@ describe('executeDag', () => {
     expect(result.outcomes.get('C')).toEqual({ status: 'not-started' });
     expect(result.outcomes.get('D')).toEqual({ status: 'skipped', blockedBy: 'A', cause: 'A' });
     expect(result.failed).toEqual([{ id: 'A', error: boom }]);
-    expect(events.map((e) => `${e.type}:${e.id}`)).toEqual(['started:A', 'started:B', 'failed:A', 'skipped:D', 'succeeded:B']);
+    expect(events.map((e) => `${e.type}:${e.id}`)).toEqual([
+      'started:A',
+      'started:B',
+      'failed:A',
+      'skipped:D',
+      'succeeded:B',
+    ]);
   });
 
   it('reports transitive dependents as skipped, naming the blocking dependency and the failed node', async () => {
-    const dag = graph(['A', 'B', 'C'], [
-      ['B', 'A'],
-      ['C', 'B'],
-    ]);
+    const dag = graph(
+      ['A', 'B', 'C'],
+      [
+        ['B', 'A'],
+        ['C', 'B'],
+      ],
+    );
     const h = new Harness();
     const done = executeDag(dag, { concurrency: 10, run: h.run });
     await flush();
@@ -163,10 +175,13 @@ describe('executeDag', () => {
   });
 
   it('with stopOnFailure false keeps running what does not depend on the failure', async () => {
-    const dag = graph(['A', 'B', 'C', 'D'], [
-      ['D', 'A'],
-      ['C', 'B'],
-    ]);
+    const dag = graph(
+      ['A', 'B', 'C', 'D'],
+      [
+        ['D', 'A'],
+        ['C', 'B'],
+      ],
+    );
     const h = new Harness();
     const done = executeDag(dag, { concurrency: 1, run: h.run, stopOnFailure: false });
     await flush();
@@ -238,10 +253,18 @@ describe('executeDag', () => {
     const run = jest.fn(async () => undefined);
     await expect(executeDag(graph(['A']), { concurrency: 0, run })).rejects.toThrow(ValidationError);
     await expect(executeDag(graph(['A']), { concurrency: 1.5, run })).rejects.toThrow(/whole number/);
-    await expect(executeDag(graph(['A', 'B'], [
-      ['A', 'B'],
-      ['B', 'A'],
-    ]), { concurrency: 2, run })).rejects.toThrow(DependencyCycleError);
+    await expect(
+      executeDag(
+        graph(
+          ['A', 'B'],
+          [
+            ['A', 'B'],
+            ['B', 'A'],
+          ],
+        ),
+        { concurrency: 2, run },
+      ),
+    ).rejects.toThrow(DependencyCycleError);
     expect(run).not.toHaveBeenCalled();
   });
 });

@@ -41,19 +41,25 @@ describe('buildResourceGraph', () => {
             Environment: {
               Variables: {
                 BUCKET: { Ref: 'Bucket' },
-                ENDPOINT: { 'Fn::Sub': 'postgres://${Db.Endpoint.Address}/${Env}/${AWS::Region}/${!NotAVariable}' },
+                ENDPOINT: {
+                  'Fn::Sub': 'postgres://${Db.Endpoint.Address}/${Env}/${AWS::Region}/${!NotAVariable}',
+                },
               },
             },
           },
         },
         Alarm: {
           Type: 'AWS::CloudWatch::Alarm',
-          Properties: { Name: { 'Fn::Sub': ['${X}-${Fn}', { X: { 'Fn::GetAtt': ['Topic', 'TopicName'] } }] } },
+          Properties: {
+            Name: { 'Fn::Sub': ['${X}-${Fn}', { X: { 'Fn::GetAtt': ['Topic', 'TopicName'] } }] },
+          },
         },
       },
     });
     expect(dag.ids()).toEqual(['Bucket', 'Role', 'Db', 'Topic', 'Fn', 'Alarm']);
-    expect(edges(dag).sort()).toEqual(['Alarm->Fn', 'Alarm->Topic', 'Fn->Bucket', 'Fn->Db', 'Fn->Role', 'Fn->Topic'].sort());
+    expect(edges(dag).sort()).toEqual(
+      ['Alarm->Fn', 'Alarm->Topic', 'Fn->Bucket', 'Fn->Db', 'Fn->Role', 'Fn->Topic'].sort(),
+    );
     expect(dag.data('Fn').Type).toBe('AWS::Lambda::Function');
     expect(dag.topologicalOrder().indexOf('Fn')).toBeGreaterThan(dag.topologicalOrder().indexOf('Db'));
   });
@@ -64,7 +70,10 @@ describe('buildResourceGraph', () => {
       Resources: {
         ProdTopic: { Type: 'AWS::SNS::Topic', Condition: 'IsProd' },
         DevTopic: { Type: 'AWS::SNS::Topic' },
-        Alarm: { Type: 'AWS::CloudWatch::Alarm', Properties: { Target: { 'Fn::If': ['IsProd', { Ref: 'ProdTopic' }, { Ref: 'DevTopic' }] } } },
+        Alarm: {
+          Type: 'AWS::CloudWatch::Alarm',
+          Properties: { Target: { 'Fn::If': ['IsProd', { Ref: 'ProdTopic' }, { Ref: 'DevTopic' }] } },
+        },
       },
     });
     expect(dag.ids()).toEqual(['DevTopic', 'Alarm']);
@@ -76,28 +85,45 @@ describe('buildResourceGraph', () => {
       Parameters: { Env: { Type: 'String', Default: 'dev' } },
       Resources: {
         Bucket: { Type: 'AWS::S3::Bucket' },
-        Q: { Type: 'AWS::SQS::Queue', Properties: { N: { 'Fn::Sub': ['${Bucket}-${Env}-${AWS::AccountId}', { Bucket: 'literal' }] }, E: { Ref: 'Env' } } },
+        Q: {
+          Type: 'AWS::SQS::Queue',
+          Properties: {
+            N: { 'Fn::Sub': ['${Bucket}-${Env}-${AWS::AccountId}', { Bucket: 'literal' }] },
+            E: { Ref: 'Env' },
+          },
+        },
       },
     });
     expect(edges(dag)).toEqual([]);
   });
 
   it('names an unknown reference and a reference to a resource that is not created', async () => {
-    await expect(graphOf({ Resources: { Q: { Type: 'AWS::SQS::Queue', Properties: { A: { 'Fn::GetAtt': ['Ghost', 'Arn'] } } } } })).rejects.toThrow(
+    await expect(
+      graphOf({
+        Resources: { Q: { Type: 'AWS::SQS::Queue', Properties: { A: { 'Fn::GetAtt': ['Ghost', 'Arn'] } } } },
+      }),
+    ).rejects.toThrow(
       'Resource Q refers to Ghost (Fn::GetAtt at Properties.A), which is not a resource of the template.',
     );
-    await expect(graphOf({ Resources: { Q: { Type: 'AWS::SQS::Queue', DependsOn: 'Ghost' } } })).rejects.toThrow(
+    await expect(
+      graphOf({ Resources: { Q: { Type: 'AWS::SQS::Queue', DependsOn: 'Ghost' } } }),
+    ).rejects.toThrow(
       'Resource Q refers to Ghost (DependsOn at DependsOn), which is not a resource of the template.',
     );
-    await expect(graphOf({ Resources: { Q: { Type: 'AWS::SQS::Queue', Properties: { A: [{ Ref: 'Nope' }] } } } })).rejects.toThrow(
-      'which is not a resource, a parameter or a pseudo parameter',
-    );
+    await expect(
+      graphOf({ Resources: { Q: { Type: 'AWS::SQS::Queue', Properties: { A: [{ Ref: 'Nope' }] } } } }),
+    ).rejects.toThrow('which is not a resource, a parameter or a pseudo parameter');
     const err = await graphOf({
       Conditions: { No: { 'Fn::Equals': [1, 2] } },
-      Resources: { T: { Type: 'AWS::SNS::Topic', Condition: 'No' }, Q: { Type: 'AWS::SQS::Queue', Properties: { A: { Ref: 'T' } } } },
+      Resources: {
+        T: { Type: 'AWS::SNS::Topic', Condition: 'No' },
+        Q: { Type: 'AWS::SQS::Queue', Properties: { A: { Ref: 'T' } } },
+      },
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect((err as Error).message).toContain('Resource Q refers to T (Ref at Properties.A), which is not created in this deploy (its condition No is false).');
+    expect((err as Error).message).toContain(
+      'Resource Q refers to T (Ref at Properties.A), which is not created in this deploy (its condition No is false).',
+    );
   });
 
   it('leaves a cycle for the DAG to report with the ids on it', async () => {
@@ -116,7 +142,11 @@ describe('buildResourceGraph', () => {
 describe('collectReferences', () => {
   it('reports where each reference is', async () => {
     const resolver = resolverFor({ Resources: {} });
-    const refs = await collectReferences({ A: [{ Ref: 'X' }, { 'Fn::Join': ['', [{ 'Fn::GetAtt': 'Y.Arn' }]] }] }, resolver, 'Properties');
+    const refs = await collectReferences(
+      { A: [{ Ref: 'X' }, { 'Fn::Join': ['', [{ 'Fn::GetAtt': 'Y.Arn' }]] }] },
+      resolver,
+      'Properties',
+    );
     expect(refs).toEqual([
       { target: 'X', via: 'Ref', path: 'Properties.A[0]' },
       { target: 'Y', via: 'Fn::GetAtt', path: 'Properties.A[1]' },
@@ -125,10 +155,20 @@ describe('collectReferences', () => {
 });
 
 describe('buildDeletionGraph', () => {
-  const record = (dependencies: string[] = []): ResourceState => ({ physicalId: 'x', resourceType: 'AWS::SNS::Topic', properties: {}, dependencies });
+  const record = (dependencies: string[] = []): ResourceState => ({
+    physicalId: 'x',
+    resourceType: 'AWS::SNS::Topic',
+    properties: {},
+    dependencies,
+  });
 
   it('deletes dependents first: the reverse of creation', () => {
-    const dag = buildDeletionGraph({ Bucket: record(), Role: record(['Bucket']), Fn: record(['Role', 'Bucket']), Gone: record(['Missing']) });
+    const dag = buildDeletionGraph({
+      Bucket: record(),
+      Role: record(['Bucket']),
+      Fn: record(['Role', 'Bucket']),
+      Gone: record(['Missing']),
+    });
     const order = dag.topologicalOrder();
     expect(order.indexOf('Fn')).toBeLessThan(order.indexOf('Role'));
     expect(order.indexOf('Role')).toBeLessThan(order.indexOf('Bucket'));

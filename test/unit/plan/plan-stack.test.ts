@@ -20,15 +20,26 @@ const schemas: ResourceSchemaLookup = SchemaStore.default();
 const template = parseTemplate({
   Parameters: { QueueName: { Type: 'String', Default: 'orders' } },
   Resources: {
-    Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: { Ref: 'QueueName' }, VisibilityTimeout: 30 }, DeletionPolicy: 'Retain' },
+    Queue: {
+      Type: 'AWS::SQS::Queue',
+      Properties: { QueueName: { Ref: 'QueueName' }, VisibilityTimeout: 30 },
+      DeletionPolicy: 'Retain',
+    },
     Topic: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'events' } },
     Sub: {
       Type: 'AWS::SNS::Subscription',
-      Properties: { TopicArn: { Ref: 'Topic' }, Protocol: 'sqs', Endpoint: { 'Fn::GetAtt': ['Queue', 'Arn'] } },
+      Properties: {
+        TopicArn: { Ref: 'Topic' },
+        Protocol: 'sqs',
+        Endpoint: { 'Fn::GetAtt': ['Queue', 'Arn'] },
+      },
     },
     Fn: {
       Type: 'AWS::Lambda::Function',
-      Properties: { Environment: { Variables: { QUEUE_URL: { Ref: 'Queue' } } }, Role: 'arn:aws:iam::123456789012:role/r' },
+      Properties: {
+        Environment: { Variables: { QUEUE_URL: { Ref: 'Queue' } } },
+        Role: 'arn:aws:iam::123456789012:role/r',
+      },
     },
   },
   Outputs: {
@@ -41,7 +52,10 @@ const queueUrl = 'https://sqs.eu-west-1.amazonaws.com/123456789012/orders';
 const topicArn = 'arn:aws:sns:eu-west-1:123456789012:events';
 const queueArn = 'arn:aws:sqs:eu-west-1:123456789012:orders';
 
-function deployedState(overrides: Partial<Record<string, Partial<ResourceState>>> = {}, extra: Partial<StackState> = {}): StackState {
+function deployedState(
+  overrides: Partial<Record<string, Partial<ResourceState>>> = {},
+  extra: Partial<StackState> = {},
+): StackState {
   const resources: Record<string, ResourceState> = {
     Queue: {
       physicalId: queueUrl,
@@ -50,7 +64,12 @@ function deployedState(overrides: Partial<Record<string, Partial<ResourceState>>
       attributes: { Arn: queueArn, QueueName: 'orders' },
       deletionPolicy: 'Retain',
     },
-    Topic: { physicalId: topicArn, resourceType: 'AWS::SNS::Topic', properties: { TopicName: 'events' }, attributes: { TopicArn: topicArn } },
+    Topic: {
+      physicalId: topicArn,
+      resourceType: 'AWS::SNS::Topic',
+      properties: { TopicName: 'events' },
+      attributes: { TopicArn: topicArn },
+    },
     Sub: {
       physicalId: `${topicArn}:sub-1`,
       resourceType: 'AWS::SNS::Subscription',
@@ -60,11 +79,15 @@ function deployedState(overrides: Partial<Record<string, Partial<ResourceState>>
     Fn: {
       physicalId: 'fn',
       resourceType: 'AWS::Lambda::Function',
-      properties: { Environment: { Variables: { QUEUE_URL: queueUrl } }, Role: 'arn:aws:iam::123456789012:role/r' },
+      properties: {
+        Environment: { Variables: { QUEUE_URL: queueUrl } },
+        Role: 'arn:aws:iam::123456789012:role/r',
+      },
       dependencies: ['Queue'],
     },
   };
-  for (const [id, o] of Object.entries(overrides)) resources[id] = { ...resources[id], ...o } as ResourceState;
+  for (const [id, o] of Object.entries(overrides))
+    resources[id] = { ...resources[id], ...o } as ResourceState;
   return {
     version: 9,
     stackName: 'Shop',
@@ -85,10 +108,21 @@ describe('planStack', () => {
   it('creates everything for a new stack; references to new resources are known after deploy', async () => {
     const plan = await planStack({ template, state: undefined, schemas, resolverEnv });
     const r = byId(plan.resources);
-    expect(plan.resources.map((x) => `${x.logicalId}:${x.action}`)).toEqual(['Queue:CREATE', 'Topic:CREATE', 'Sub:CREATE', 'Fn:CREATE']);
+    expect(plan.resources.map((x) => `${x.logicalId}:${x.action}`)).toEqual([
+      'Queue:CREATE',
+      'Topic:CREATE',
+      'Sub:CREATE',
+      'Fn:CREATE',
+    ]);
     expect(isUnknown(r.Sub.desired!.properties.Endpoint)).toBe(true);
-    expect(r.Queue.desired).toEqual({ properties: { QueueName: 'orders', VisibilityTimeout: 30 }, deletionPolicy: 'Retain' });
-    expect(plan.outputs.map((o) => `${o.name}:${o.action}:${o.unknown ?? false}`)).toEqual(['QueueUrl:ADD:true', 'TopicArn:ADD:true']);
+    expect(r.Queue.desired).toEqual({
+      properties: { QueueName: 'orders', VisibilityTimeout: 30 },
+      deletionPolicy: 'Retain',
+    });
+    expect(plan.outputs.map((o) => `${o.name}:${o.action}:${o.unknown ?? false}`)).toEqual([
+      'QueueUrl:ADD:true',
+      'TopicArn:ADD:true',
+    ]);
     expect(plan.hasChanges).toBe(true);
   });
 
@@ -107,21 +141,52 @@ describe('planStack', () => {
       resolverEnv,
     });
     const r = byId(plan.resources);
-    expect(r.Queue).toMatchObject({ action: 'REPLACE', replacementReason: 'create-only property QueueName changed' });
+    expect(r.Queue).toMatchObject({
+      action: 'REPLACE',
+      replacementReason: 'create-only property QueueName changed',
+    });
     // Endpoint is create-only for a subscription: it may be replaced
     expect(r.Sub).toMatchObject({ action: 'REPLACE', mayReplace: true });
-    expect(r.Sub.propertyChanges).toEqual([{ path: 'Properties.Endpoint', before: queueArn, after: expect.anything(), unknown: true, mayCauseReplacement: true }]);
+    expect(r.Sub.propertyChanges).toEqual([
+      {
+        path: 'Properties.Endpoint',
+        before: queueArn,
+        after: expect.anything(),
+        unknown: true,
+        mayCauseReplacement: true,
+      },
+    ]);
     // an environment variable is updatable: an update with an unknown value
     expect(r.Fn).toMatchObject({ action: 'UPDATE' });
-    expect(r.Fn.propertyChanges).toEqual([{ path: 'Properties.Environment.Variables.QUEUE_URL', before: queueUrl, after: expect.anything(), unknown: true }]);
+    expect(r.Fn.propertyChanges).toEqual([
+      {
+        path: 'Properties.Environment.Variables.QUEUE_URL',
+        before: queueUrl,
+        after: expect.anything(),
+        unknown: true,
+      },
+    ]);
     expect(r.Topic.action).toBe('NO_CHANGE');
-    expect(plan.outputs.find((o) => o.name === 'QueueUrl')).toMatchObject({ action: 'UPDATE', unknown: true });
+    expect(plan.outputs.find((o) => o.name === 'QueueUrl')).toMatchObject({
+      action: 'UPDATE',
+      unknown: true,
+    });
   });
 
   it('deletes what the template no longer has, dependents first, noting retained resources', async () => {
     const state = deployedState();
-    state.resources.OldBucket = { physicalId: 'b', resourceType: 'AWS::S3::Bucket', properties: {}, deletionPolicy: 'RetainExceptOnCreate' };
-    state.resources.OldPolicy = { physicalId: 'p', resourceType: 'AWS::S3::BucketPolicy', properties: {}, dependencies: ['OldBucket'] };
+    state.resources.OldBucket = {
+      physicalId: 'b',
+      resourceType: 'AWS::S3::Bucket',
+      properties: {},
+      deletionPolicy: 'RetainExceptOnCreate',
+    };
+    state.resources.OldPolicy = {
+      physicalId: 'p',
+      resourceType: 'AWS::S3::BucketPolicy',
+      properties: {},
+      dependencies: ['OldBucket'],
+    };
     const plan = await planStack({ template, state, schemas, resolverEnv });
     const deletes = plan.resources.filter((x) => x.action === 'DELETE');
     expect(deletes.map((d) => d.logicalId)).toEqual(['OldPolicy', 'OldBucket']);
@@ -132,22 +197,47 @@ describe('planStack', () => {
   it('deletes a resource whose condition became false', async () => {
     const conditional = parseTemplate({
       Conditions: { Never: { 'Fn::Equals': ['a', 'b'] } },
-      Resources: { Topic: { Type: 'AWS::SNS::Topic', Condition: 'Never', Properties: { TopicName: 'events' } } },
+      Resources: {
+        Topic: { Type: 'AWS::SNS::Topic', Condition: 'Never', Properties: { TopicName: 'events' } },
+      },
     });
     const plan = await planStack({ template: conditional, state: deployedState(), schemas, resolverEnv });
     expect(byId(plan.resources).Topic.action).toBe('DELETE');
   });
 
   it('reports a policy-only change', async () => {
-    const plan = await planStack({ template, state: deployedState({ Queue: { deletionPolicy: 'Delete' } }), schemas, resolverEnv });
+    const plan = await planStack({
+      template,
+      state: deployedState({ Queue: { deletionPolicy: 'Delete' } }),
+      schemas,
+      resolverEnv,
+    });
     expect(byId(plan.resources).Queue).toMatchObject({ action: 'UPDATE', policyOnly: true });
   });
 
   it('diffs outputs: changed values, removed outputs and export aliases', async () => {
-    const state = deployedState({}, { outputs: { QueueUrl: queueUrl, 'Shop-QueueUrl': queueUrl, TopicArn: 'old', Gone: 'x', 'Shop-OldExport': 'y' }, exportNames: ['Shop-QueueUrl', 'Shop-OldExport'] });
+    const state = deployedState(
+      {},
+      {
+        outputs: {
+          QueueUrl: queueUrl,
+          'Shop-QueueUrl': queueUrl,
+          TopicArn: 'old',
+          Gone: 'x',
+          'Shop-OldExport': 'y',
+        },
+        exportNames: ['Shop-QueueUrl', 'Shop-OldExport'],
+      },
+    );
     const plan = await planStack({ template, state, schemas, resolverEnv });
     expect(plan.outputs).toEqual([
-      { name: 'QueueUrl', action: 'NO_CHANGE', before: queueUrl, after: queueUrl, exportName: 'Shop-QueueUrl' },
+      {
+        name: 'QueueUrl',
+        action: 'NO_CHANGE',
+        before: queueUrl,
+        after: queueUrl,
+        exportName: 'Shop-QueueUrl',
+      },
       { name: 'TopicArn', action: 'UPDATE', before: 'old', after: topicArn },
       { name: 'Gone', action: 'REMOVE', before: 'x' },
       { name: 'Shop-OldExport', action: 'REMOVE', before: 'y' },
@@ -155,8 +245,16 @@ describe('planStack', () => {
   });
 
   it('plans a type change as a replacement', async () => {
-    const plan = await planStack({ template, state: deployedState({ Topic: { resourceType: 'AWS::SNS::TopicPolicy' } }), schemas, resolverEnv });
-    expect(byId(plan.resources).Topic).toMatchObject({ action: 'REPLACE', previousResourceType: 'AWS::SNS::TopicPolicy' });
+    const plan = await planStack({
+      template,
+      state: deployedState({ Topic: { resourceType: 'AWS::SNS::TopicPolicy' } }),
+      schemas,
+      resolverEnv,
+    });
+    expect(byId(plan.resources).Topic).toMatchObject({
+      action: 'REPLACE',
+      previousResourceType: 'AWS::SNS::TopicPolicy',
+    });
     expect(isUnknown(byId(plan.resources).Sub.desired!.properties.TopicArn)).toBe(true);
   });
 });

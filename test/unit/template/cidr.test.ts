@@ -2,7 +2,12 @@ import { CidrError, cidrSubnets } from '../../../src/template/cidr';
 
 describe('cidrSubnets (Fn::Cidr)', () => {
   it('splits an IPv4 block', () => {
-    expect(cidrSubnets('10.0.0.0/16', 4, 8)).toEqual(['10.0.0.0/24', '10.0.1.0/24', '10.0.2.0/24', '10.0.3.0/24']);
+    expect(cidrSubnets('10.0.0.0/16', 4, 8)).toEqual([
+      '10.0.0.0/24',
+      '10.0.1.0/24',
+      '10.0.2.0/24',
+      '10.0.3.0/24',
+    ]);
   });
 
   it('starts from the network address when the block has host bits set', () => {
@@ -10,8 +15,15 @@ describe('cidrSubnets (Fn::Cidr)', () => {
   });
 
   it('splits an IPv6 block into /64s, written compressed', () => {
-    expect(cidrSubnets('2600:1f14:ae2:d400::/56', 3, 64)).toEqual(['2600:1f14:ae2:d400::/64', '2600:1f14:ae2:d401::/64', '2600:1f14:ae2:d402::/64']);
-    expect(cidrSubnets('2001:db8:0:0:1::/80', 2, 40)).toEqual(['2001:db8:0:0:1::/88', '2001:db8::1:100:0:0/88']);
+    expect(cidrSubnets('2600:1f14:ae2:d400::/56', 3, 64)).toEqual([
+      '2600:1f14:ae2:d400::/64',
+      '2600:1f14:ae2:d401::/64',
+      '2600:1f14:ae2:d402::/64',
+    ]);
+    expect(cidrSubnets('2001:db8:0:0:1::/80', 2, 40)).toEqual([
+      '2001:db8:0:0:1::/88',
+      '2001:db8::1:100:0:0/88',
+    ]);
   });
 
   it.each([

@@ -9,10 +9,21 @@ describe('dynamic reference parsing', () => {
     expect(hasDynamicReference('no references')).toBe(false);
     expect(findDynamicReferences(text)).toEqual([
       { service: 'ssm', text: '{{resolve:ssm:/p}}', name: '/p' },
-      { service: 'ssm', text: '{{resolve:ssm:arn:aws:ssm:eu-west-1:1:parameter/shared:4}}', name: 'arn:aws:ssm:eu-west-1:1:parameter/shared', version: '4' },
+      {
+        service: 'ssm',
+        text: '{{resolve:ssm:arn:aws:ssm:eu-west-1:1:parameter/shared:4}}',
+        name: 'arn:aws:ssm:eu-west-1:1:parameter/shared',
+        version: '4',
+      },
       { service: 'ssm-secure', text: '{{resolve:ssm-secure:pw}}', name: 'pw' },
       { service: 'secretsmanager', text: '{{resolve:secretsmanager:MySecret}}', secretId: 'MySecret' },
-      { service: 'secretsmanager', text: '{{resolve:secretsmanager:MySecret:SecretString:key::v-id}}', secretId: 'MySecret', jsonKey: 'key', versionId: 'v-id' },
+      {
+        service: 'secretsmanager',
+        text: '{{resolve:secretsmanager:MySecret:SecretString:key::v-id}}',
+        secretId: 'MySecret',
+        jsonKey: 'key',
+        versionId: 'v-id',
+      },
     ]);
   });
 

@@ -1,4 +1,9 @@
-import type { ResolverEnvironment, ResourceReferenceTarget, ResourceSchemaInfo, ResourceSchemaLookup } from '../../../src/template/environment';
+import type {
+  ResolverEnvironment,
+  ResourceReferenceTarget,
+  ResourceSchemaInfo,
+  ResourceSchemaLookup,
+} from '../../../src/template/environment';
 import { TemplateResolver, type ResolverOptions } from '../../../src/template/resolver';
 import { parseTemplate } from '../../../src/template/types';
 
@@ -49,9 +54,19 @@ export function makeResolver(template: Record<string, unknown>, setup: TestSetup
 }
 
 /** Resolves the properties of a one-resource template `{ R: { Type, Properties } }`. */
-export async function resolveProps(properties: Record<string, unknown>, extra: Record<string, unknown> = {}, setup: TestSetup = {}) {
+export async function resolveProps(
+  properties: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  setup: TestSetup = {},
+) {
   const { resolver } = makeResolver(
-    { ...extra, Resources: { ...((extra.Resources as object) ?? {}), R: { Type: 'AWS::Test::Thing', Properties: properties } } },
+    {
+      ...extra,
+      Resources: {
+        ...((extra.Resources as object) ?? {}),
+        R: { Type: 'AWS::Test::Thing', Properties: properties },
+      },
+    },
     setup,
   );
   return (await resolver.resolveResource('R')).properties;

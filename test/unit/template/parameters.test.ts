@@ -7,7 +7,11 @@ import {
 import type { CfnParameter } from '../../../src/template/types';
 import { ValidationError } from '../../../src/util/errors';
 
-function params(Parameters: Record<string, CfnParameter>, values: Record<string, string> = {}, ssm?: (name: string) => Promise<string>) {
+function params(
+  Parameters: Record<string, CfnParameter>,
+  values: Record<string, string> = {},
+  ssm?: (name: string) => Promise<string>,
+) {
   return new ParameterSet({ Parameters }, values, ssm, 'Shop');
 }
 
@@ -23,7 +27,15 @@ function errorOf(fn: () => unknown): ValidationError {
 
 describe('--parameters parsing', () => {
   it('reads Stack:Name=value and Name=value; values may contain = and :', () => {
-    expect(parseParameterArgs(['Shop:Env=prod', 'Size=3', 'Url=https://x?a=b', 'Shop:Empty=', 'Shop:Arn=arn:aws:s3:::b'])).toEqual([
+    expect(
+      parseParameterArgs([
+        'Shop:Env=prod',
+        'Size=3',
+        'Url=https://x?a=b',
+        'Shop:Empty=',
+        'Shop:Arn=arn:aws:s3:::b',
+      ]),
+    ).toEqual([
       { stackName: 'Shop', name: 'Env', value: 'prod' },
       { name: 'Size', value: '3' },
       { name: 'Url', value: 'https://x?a=b' },
@@ -33,7 +45,9 @@ describe('--parameters parsing', () => {
   });
 
   it.each(['NoEquals', '=value', 'Shop:=v', ':Name=v'])('refuses %s', (arg) => {
-    expect(errorOf(() => parseParameterArgs([arg])).message).toContain(`Invalid --parameters value ${JSON.stringify(arg)}`);
+    expect(errorOf(() => parseParameterArgs([arg])).message).toContain(
+      `Invalid --parameters value ${JSON.stringify(arg)}`,
+    );
   });
 
   const stacks: Array<{ stackName: string; template: { Parameters: Record<string, CfnParameter> } }> = [
@@ -42,17 +56,26 @@ describe('--parameters parsing', () => {
   ];
 
   it('names an unknown parameter, an unknown stack, and a name no stack declares', () => {
-    expect(errorOf(() => validateParameterAssignments(parseParameterArgs(['Shop:Nope=1']), stacks)).message).toBe('Stack Shop has no parameter Nope.');
-    expect(errorOf(() => validateParameterAssignments(parseParameterArgs(['Other:Env=1']), stacks)).message).toContain('names stack Other, which is not being deployed');
+    expect(
+      errorOf(() => validateParameterAssignments(parseParameterArgs(['Shop:Nope=1']), stacks)).message,
+    ).toBe('Stack Shop has no parameter Nope.');
+    expect(
+      errorOf(() => validateParameterAssignments(parseParameterArgs(['Other:Env=1']), stacks)).message,
+    ).toContain('names stack Other, which is not being deployed');
     const err = errorOf(() => validateParameterAssignments(parseParameterArgs(['Nope=1']), stacks));
     expect(err.message).toBe('No selected stack has a parameter Nope.');
     expect(err.remedy).toContain('Shop: Env, Size');
-    expect(() => validateParameterAssignments(parseParameterArgs(['Size=1', 'Auth:Env=x']), stacks)).not.toThrow();
+    expect(() =>
+      validateParameterAssignments(parseParameterArgs(['Size=1', 'Auth:Env=x']), stacks),
+    ).not.toThrow();
   });
 
   it('applies unqualified values to every stack declaring them, stack-qualified ones win', () => {
     const assignments = parseParameterArgs(['Shop:Env=shop-env', 'Env=all', 'Size=3']);
-    expect(parameterValuesForStack(assignments, 'Shop', stacks[0].template)).toEqual({ Env: 'shop-env', Size: '3' });
+    expect(parameterValuesForStack(assignments, 'Shop', stacks[0].template)).toEqual({
+      Env: 'shop-env',
+      Size: '3',
+    });
     expect(parameterValuesForStack(assignments, 'Auth', stacks[1].template)).toEqual({ Env: 'all' });
   });
 });
@@ -91,10 +114,17 @@ describe('ParameterSet', () => {
 
   it('reads SSM only when a value is asked for, and once', async () => {
     const reads: string[] = [];
-    const set = params({ A: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/a' }, B: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/b' } }, {}, async (n) => {
-      reads.push(n);
-      return n;
-    });
+    const set = params(
+      {
+        A: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/a' },
+        B: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/b' },
+      },
+      {},
+      async (n) => {
+        reads.push(n);
+        return n;
+      },
+    );
     expect(reads).toEqual([]);
     await Promise.all([set.value('A'), set.value('A')]);
     expect(reads).toEqual(['/a']);
@@ -111,31 +141,61 @@ describe('ParameterSet', () => {
   });
 
   it('checks AllowedValues, AllowedPattern, lengths and bounds, per element for lists', () => {
-    expect(errorOf(() => params({ Env: { Type: 'String', AllowedValues: ['dev', 'prod'] } }, { Env: 'qa' })).message).toContain(
-      'value "qa" is not one of the allowed values dev, prod',
-    );
-    expect(() => params({ Env: { Type: 'CommaDelimitedList', AllowedValues: ['a', 'b'] } }, { Env: 'a,b,a' })).not.toThrow();
-    expect(errorOf(() => params({ Env: { Type: 'CommaDelimitedList', AllowedValues: ['a', 'b'] } }, { Env: 'a,c' })).message).toContain('"c"');
     expect(
-      errorOf(() => params({ Name: { Type: 'String', AllowedPattern: '[a-z]+', ConstraintDescription: 'Lower case only.' } }, { Name: 'Abc' })).message,
+      errorOf(() => params({ Env: { Type: 'String', AllowedValues: ['dev', 'prod'] } }, { Env: 'qa' }))
+        .message,
+    ).toContain('value "qa" is not one of the allowed values dev, prod');
+    expect(() =>
+      params({ Env: { Type: 'CommaDelimitedList', AllowedValues: ['a', 'b'] } }, { Env: 'a,b,a' }),
+    ).not.toThrow();
+    expect(
+      errorOf(() =>
+        params({ Env: { Type: 'CommaDelimitedList', AllowedValues: ['a', 'b'] } }, { Env: 'a,c' }),
+      ).message,
+    ).toContain('"c"');
+    expect(
+      errorOf(() =>
+        params(
+          { Name: { Type: 'String', AllowedPattern: '[a-z]+', ConstraintDescription: 'Lower case only.' } },
+          { Name: 'Abc' },
+        ),
+      ).message,
     ).toContain('does not match the pattern [a-z]+. Lower case only.');
-    expect(() => params({ Name: { Type: 'String', AllowedPattern: '[a-z]+' } }, { Name: 'abc' })).not.toThrow();
-    expect(errorOf(() => params({ Name: { Type: 'String', MinLength: 3 } }, { Name: 'ab' })).message).toContain('shorter than the minimum length 3');
-    expect(errorOf(() => params({ Name: { Type: 'String', MaxLength: 3 } }, { Name: 'abcd' })).message).toContain('longer than the maximum length 3');
-    expect(errorOf(() => params({ N: { Type: 'Number', MinValue: 1 } }, { N: '0' })).message).toContain('below the minimum 1');
-    expect(errorOf(() => params({ N: { Type: 'List<Number>', MaxValue: 5 } }, { N: '1,9' })).message).toContain('"9" is above the maximum 5');
-    expect(errorOf(() => params({ N: { Type: 'Number' } }, { N: 'ten' })).message).toContain('must be a number, got "ten"');
+    expect(() =>
+      params({ Name: { Type: 'String', AllowedPattern: '[a-z]+' } }, { Name: 'abc' }),
+    ).not.toThrow();
+    expect(
+      errorOf(() => params({ Name: { Type: 'String', MinLength: 3 } }, { Name: 'ab' })).message,
+    ).toContain('shorter than the minimum length 3');
+    expect(
+      errorOf(() => params({ Name: { Type: 'String', MaxLength: 3 } }, { Name: 'abcd' })).message,
+    ).toContain('longer than the maximum length 3');
+    expect(errorOf(() => params({ N: { Type: 'Number', MinValue: 1 } }, { N: '0' })).message).toContain(
+      'below the minimum 1',
+    );
+    expect(
+      errorOf(() => params({ N: { Type: 'List<Number>', MaxValue: 5 } }, { N: '1,9' })).message,
+    ).toContain('"9" is above the maximum 5');
+    expect(errorOf(() => params({ N: { Type: 'Number' } }, { N: 'ten' })).message).toContain(
+      'must be a number, got "ten"',
+    );
   });
 
   it('never prints a NoEcho value', () => {
-    const err = errorOf(() => params({ Pw: { Type: 'String', NoEcho: true, AllowedPattern: '[0-9]+' } }, { Pw: 'secret' }));
+    const err = errorOf(() =>
+      params({ Pw: { Type: 'String', NoEcho: true, AllowedPattern: '[0-9]+' } }, { Pw: 'secret' }),
+    );
     expect(err.message).not.toContain('secret');
     expect(err.message).toContain('(NoEcho value)');
     expect(params({ Pw: { Type: 'String', NoEcho: 'true', Default: 'x' } }).isNoEcho('Pw')).toBe(true);
   });
 
   it('refuses an unsupported type by name', () => {
-    expect(errorOf(() => params({ X: { Type: 'Bogus', Default: 'x' } })).message).toBe('Parameter X of stack Shop: unsupported type Bogus');
-    expect(errorOf(() => params({ X: { Type: 'AWS::SSM::Parameter::Value<Number>', Default: 'x' } })).message).toContain('unsupported type');
+    expect(errorOf(() => params({ X: { Type: 'Bogus', Default: 'x' } })).message).toBe(
+      'Parameter X of stack Shop: unsupported type Bogus',
+    );
+    expect(
+      errorOf(() => params({ X: { Type: 'AWS::SSM::Parameter::Value<Number>', Default: 'x' } })).message,
+    ).toContain('unsupported type');
   });
 });

@@ -4,7 +4,11 @@ import { isUnknown } from '../../../src/template/unknown';
 import { TemplateResolutionError, ValidationError } from '../../../src/util/errors';
 import { makeResolver, resolveProps, schemaLookup } from './helpers';
 
-const bucket = { resourceType: 'AWS::S3::Bucket', physicalId: 'my-bucket', attributes: { Arn: 'arn:aws:s3:::my-bucket', 'RegionalDomainName': 'my-bucket.s3.eu-west-1.amazonaws.com' } };
+const bucket = {
+  resourceType: 'AWS::S3::Bucket',
+  physicalId: 'my-bucket',
+  attributes: { Arn: 'arn:aws:s3:::my-bucket', RegionalDomainName: 'my-bucket.s3.eu-west-1.amazonaws.com' },
+};
 const db = {
   resourceType: 'AWS::RDS::DBInstance',
   physicalId: 'mydb',
@@ -72,7 +76,9 @@ describe('Ref', () => {
 
   it('derives a stable ARN-shaped stack id, different per stack, account and region', () => {
     const id = deriveStackId('aws-cn', 'cn-north-1', '111122223333', 'Shop');
-    expect(id).toMatch(/^arn:aws-cn:cloudformation:cn-north-1:111122223333:stack\/Shop\/[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(id).toMatch(
+      /^arn:aws-cn:cloudformation:cn-north-1:111122223333:stack\/Shop\/[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(deriveStackId('aws-cn', 'cn-north-1', '111122223333', 'Shop')).toBe(id);
     expect(deriveStackId('aws-cn', 'cn-north-1', '111122223333', 'Shop2')).not.toBe(id);
     expect(deriveStackId('aws-cn', 'cn-northwest-1', '111122223333', 'Shop')).not.toBe(id);
@@ -83,31 +89,52 @@ describe('Ref', () => {
       { Resources: { R: { Type: 'AWS::Test::Thing', Properties: { Id: { Ref: 'AWS::StackId' } } } } },
       { env: { stackId: 'arn:aws:cloudformation:eu-west-1:1:stack/MyStack/x' } },
     );
-    expect((await resolver.resolveResource('R')).properties.Id).toBe('arn:aws:cloudformation:eu-west-1:1:stack/MyStack/x');
+    expect((await resolver.resolveResource('R')).properties.Id).toBe(
+      'arn:aws:cloudformation:eu-west-1:1:stack/MyStack/x',
+    );
     expect(calls.accountId).toBe(0);
   });
 
   it('returns a resource physical id', async () => {
-    expect(await resolveProps({ B: { Ref: 'Bucket' } }, withBucket, { resources: { Bucket: bucket } })).toEqual({ B: 'my-bucket' });
+    expect(
+      await resolveProps({ B: { Ref: 'Bucket' } }, withBucket, { resources: { Bucket: bucket } }),
+    ).toEqual({ B: 'my-bucket' });
   });
 
   it('names an unknown reference', async () => {
     const err = await resolutionError(resolveProps({ Env: { Ref: 'Nope' } }));
     expect(err.message).toContain('Ref to Nope');
-    expect(err.location).toEqual({ section: 'Resources', logicalId: 'R', path: 'Properties.Env', expression: '{"Ref":"Nope"}' });
+    expect(err.location).toEqual({
+      section: 'Resources',
+      logicalId: 'R',
+      path: 'Properties.Env',
+      expression: '{"Ref":"Nope"}',
+    });
   });
 
   describe('translates recorded composite ids to what CloudFormation Ref returns', () => {
     const schemas = schemaLookup({
-      'AWS::EC2::EIP': { primaryIdentifier: ['/properties/PublicIp', '/properties/AllocationId'], refIdentifier: ['/properties/PublicIp'] },
+      'AWS::EC2::EIP': {
+        primaryIdentifier: ['/properties/PublicIp', '/properties/AllocationId'],
+        refIdentifier: ['/properties/PublicIp'],
+      },
       'AWS::Glue::Table': { primaryIdentifier: ['/properties/Id'], refIdentifier: ['/properties/Id'] },
-      'AWS::AppSync::DataSource': { primaryIdentifier: ['/properties/DataSourceArn'], refIdentifier: ['/properties/DataSourceArn'] },
-      'AWS::AppSync::ApiKey': { primaryIdentifier: ['/properties/ApiId', '/properties/ApiKeyId'], refIdentifier: ['/properties/Arn'] },
+      'AWS::AppSync::DataSource': {
+        primaryIdentifier: ['/properties/DataSourceArn'],
+        refIdentifier: ['/properties/DataSourceArn'],
+      },
+      'AWS::AppSync::ApiKey': {
+        primaryIdentifier: ['/properties/ApiId', '/properties/ApiKeyId'],
+        refIdentifier: ['/properties/Arn'],
+      },
       'AWS::ApiGateway::Method': {
         primaryIdentifier: ['/properties/RestApiId', '/properties/ResourceId', '/properties/HttpMethod'],
         refIdentifier: ['/properties/RestApiId', '/properties/ResourceId', '/properties/HttpMethod'],
       },
-      'AWS::ApiGateway::Stage': { primaryIdentifier: ['/properties/RestApiId', '/properties/StageName'], refIdentifier: ['/properties/StageName'] },
+      'AWS::ApiGateway::Stage': {
+        primaryIdentifier: ['/properties/RestApiId', '/properties/StageName'],
+        refIdentifier: ['/properties/StageName'],
+      },
     });
     const cases: Array<[string, string, string, Record<string, unknown> | undefined]> = [
       ['AWS::EC2::EIP', '52.1.2.3|eipalloc-0abc', '52.1.2.3', undefined],
@@ -115,9 +142,19 @@ describe('Ref', () => {
       ['AWS::Route53::RecordSet', 'Z1D633PJN98FT9|www.example.com.|A', 'www.example.com.', undefined],
       ['AWS::S3Tables::Namespace', 'arn:aws:s3tables:eu-west-1:1:bucket/b|ns', 'ns', undefined],
       ['AWS::S3Tables::Table', 'arn:aws:s3tables:eu-west-1:1:bucket/b|ns|tbl', 'tbl', undefined],
-      ['AWS::AppSync::DataSource', 'api123|MyDs', 'arn:aws:appsync:eu-west-1:1:apis/api123/datasources/MyDs', { DataSourceArn: 'arn:aws:appsync:eu-west-1:1:apis/api123/datasources/MyDs' }],
+      [
+        'AWS::AppSync::DataSource',
+        'api123|MyDs',
+        'arn:aws:appsync:eu-west-1:1:apis/api123/datasources/MyDs',
+        { DataSourceArn: 'arn:aws:appsync:eu-west-1:1:apis/api123/datasources/MyDs' },
+      ],
       ['AWS::AppSync::DataSource', 'api123|MyDs', 'api123|MyDs', undefined], // no recorded ARN: the composite, as the spec says
-      ['AWS::AppSync::ApiKey', 'api123|key1', 'arn:aws:appsync:eu-west-1:1:apis/api123/apikeys/key1', { Arn: 'arn:aws:appsync:eu-west-1:1:apis/api123/apikeys/key1' }],
+      [
+        'AWS::AppSync::ApiKey',
+        'api123|key1',
+        'arn:aws:appsync:eu-west-1:1:apis/api123/apikeys/key1',
+        { Arn: 'arn:aws:appsync:eu-west-1:1:apis/api123/apikeys/key1' },
+      ],
       ['AWS::ApiGateway::Method', 'a1b2|xy9|GET', 'a1b2|xy9|GET', undefined],
       ['AWS::ApiGateway::Stage', 'a1b2|prod', 'prod', undefined],
       ['Custom::Thing', 'anything|goes', 'anything|goes', undefined],
@@ -179,13 +216,21 @@ describe('Fn::GetAtt', () => {
   });
 
   it('accepts an attribute name given by an intrinsic', async () => {
-    const props = await resolveProps({ A: { 'Fn::GetAtt': ['Bucket', { Ref: 'Attr' }] } }, { ...extra, Parameters: { Attr: { Type: 'String', Default: 'Arn' } } }, { resources });
+    const props = await resolveProps(
+      { A: { 'Fn::GetAtt': ['Bucket', { Ref: 'Attr' }] } },
+      { ...extra, Parameters: { Attr: { Type: 'String', Default: 'Arn' } } },
+      { resources },
+    );
     expect(props.A).toBe('arn:aws:s3:::my-bucket');
   });
 
   it('names the resource, the attribute, the path and the expression when the attribute is not recorded', async () => {
     const err = await resolutionError(
-      resolveProps({ Environment: { Variables: { TABLE: { 'Fn::GetAtt': ['Bucket', 'WebsiteURL'] } } } }, extra, { resources }),
+      resolveProps(
+        { Environment: { Variables: { TABLE: { 'Fn::GetAtt': ['Bucket', 'WebsiteURL'] } } } },
+        extra,
+        { resources },
+      ),
     );
     expect(err.message).toContain('resource Bucket (AWS::S3::Bucket) has no recorded attribute WebsiteURL');
     expect(err.location).toEqual({
@@ -200,7 +245,14 @@ describe('Fn::GetAtt', () => {
     const err = await resolutionError(
       resolveProps({ A: { 'Fn::GetAtt': ['Bucket', 'Nope'] } }, extra, {
         resources,
-        env: { schemas: schemaLookup({ 'AWS::S3::Bucket': { primaryIdentifier: ['/properties/BucketName'], attributes: ['Arn', 'DomainName'] } }) },
+        env: {
+          schemas: schemaLookup({
+            'AWS::S3::Bucket': {
+              primaryIdentifier: ['/properties/BucketName'],
+              attributes: ['Arn', 'DomainName'],
+            },
+          }),
+        },
       }),
     );
     expect(err.message).toContain('AWS::S3::Bucket has no attribute Nope');
@@ -212,8 +264,21 @@ describe('Fn::GetAtt', () => {
       { Url: { 'Fn::GetAtt': ['Queue', 'QueueUrl'] } },
       { Resources: { Queue: { Type: 'AWS::SQS::Queue' } } },
       {
-        resources: { Queue: { resourceType: 'AWS::SQS::Queue', physicalId: 'https://sqs.eu-west-1.amazonaws.com/1/q', attributes: {} } },
-        env: { schemas: schemaLookup({ 'AWS::SQS::Queue': { primaryIdentifier: ['/properties/QueueUrl'], attributes: ['Arn', 'QueueName', 'QueueUrl'] } }) },
+        resources: {
+          Queue: {
+            resourceType: 'AWS::SQS::Queue',
+            physicalId: 'https://sqs.eu-west-1.amazonaws.com/1/q',
+            attributes: {},
+          },
+        },
+        env: {
+          schemas: schemaLookup({
+            'AWS::SQS::Queue': {
+              primaryIdentifier: ['/properties/QueueUrl'],
+              attributes: ['Arn', 'QueueName', 'QueueUrl'],
+            },
+          }),
+        },
       },
     );
     expect(props.Url).toBe('https://sqs.eu-west-1.amazonaws.com/1/q');
@@ -239,16 +304,25 @@ describe('Fn::Join', () => {
   });
 
   it('refuses non-string elements and a non-list', async () => {
-    expect((await resolutionError(resolveProps({ A: { 'Fn::Join': ['-', ['a', { x: 1 }]] } }))).message).toContain('can only join strings');
-    expect((await resolutionError(resolveProps({ A: { 'Fn::Join': ['-', 'abc'] } }))).message).toContain('must be a list');
-    expect((await resolutionError(resolveProps({ A: { 'Fn::Join': ['-'] } }))).message).toContain('Fn::Join takes');
+    expect(
+      (await resolutionError(resolveProps({ A: { 'Fn::Join': ['-', ['a', { x: 1 }]] } }))).message,
+    ).toContain('can only join strings');
+    expect((await resolutionError(resolveProps({ A: { 'Fn::Join': ['-', 'abc'] } }))).message).toContain(
+      'must be a list',
+    );
+    expect((await resolutionError(resolveProps({ A: { 'Fn::Join': ['-'] } }))).message).toContain(
+      'Fn::Join takes',
+    );
   });
 });
 
 describe('Fn::Sub', () => {
   const setup = { resources: { Bucket: bucket, Db: db } };
   const extra = {
-    Parameters: { Env: { Type: 'String', Default: 'dev' }, List: { Type: 'CommaDelimitedList', Default: 'a,b' } },
+    Parameters: {
+      Env: { Type: 'String', Default: 'dev' },
+      List: { Type: 'CommaDelimitedList', Default: 'a,b' },
+    },
     Resources: { Bucket: { Type: 'AWS::S3::Bucket' }, Db: { Type: 'AWS::RDS::DBInstance' } },
   };
 
@@ -258,11 +332,15 @@ describe('Fn::Sub', () => {
       extra,
       setup,
     );
-    expect(props.S).toBe('dev-eu-west-1-my-bucket-arn:aws:s3:::my-bucket-mydb.abc.eu-west-1.rds.amazonaws.com:dev');
+    expect(props.S).toBe(
+      'dev-eu-west-1-my-bucket-arn:aws:s3:::my-bucket-mydb.abc.eu-west-1.rds.amazonaws.com:dev',
+    );
   });
 
   it('writes ${!Literal} as ${Literal}', async () => {
-    expect((await resolveProps({ S: { 'Fn::Sub': 'echo ${!HOME} and ${!Env} for ${Env}' } }, extra)).S).toBe('echo ${HOME} and ${Env} for dev');
+    expect((await resolveProps({ S: { 'Fn::Sub': 'echo ${!HOME} and ${!Env} for ${Env}' } }, extra)).S).toBe(
+      'echo ${HOME} and ${Env} for dev',
+    );
   });
 
   it('takes a variable map whose values may be intrinsics and whose names win over template names', async () => {
@@ -282,15 +360,27 @@ describe('Fn::Sub', () => {
   });
 
   it('leaves a string without variables, and dynamic references, alone', async () => {
-    const props = await resolveProps({ S: { 'Fn::Sub': 'plain {{resolve:ssm:/p}}' } }, {}, { options: { dynamicReferences: 'preserve' } });
+    const props = await resolveProps(
+      { S: { 'Fn::Sub': 'plain {{resolve:ssm:/p}}' } },
+      {},
+      { options: { dynamicReferences: 'preserve' } },
+    );
     expect(props.S).toBe('plain {{resolve:ssm:/p}}');
   });
 
   it('refuses unknown variables, list values and an unterminated ${', async () => {
-    expect((await resolutionError(resolveProps({ S: { 'Fn::Sub': 'x-${Nope}' } }, extra))).message).toContain('${Nope} is not a parameter');
-    expect((await resolutionError(resolveProps({ S: { 'Fn::Sub': 'x-${List}' } }, extra))).message).toContain('not a string');
-    expect((await resolutionError(resolveProps({ S: { 'Fn::Sub': 'x-${Env' } }, extra))).message).toContain('unterminated');
-    expect((await resolutionError(resolveProps({ S: { 'Fn::Sub': 'x-${Ghost.Arn}' } }, extra))).message).toContain('no resource Ghost');
+    expect((await resolutionError(resolveProps({ S: { 'Fn::Sub': 'x-${Nope}' } }, extra))).message).toContain(
+      '${Nope} is not a parameter',
+    );
+    expect((await resolutionError(resolveProps({ S: { 'Fn::Sub': 'x-${List}' } }, extra))).message).toContain(
+      'not a string',
+    );
+    expect((await resolutionError(resolveProps({ S: { 'Fn::Sub': 'x-${Env' } }, extra))).message).toContain(
+      'unterminated',
+    );
+    expect(
+      (await resolutionError(resolveProps({ S: { 'Fn::Sub': 'x-${Ghost.Arn}' } }, extra))).message,
+    ).toContain('no resource Ghost');
   });
 });
 
@@ -324,17 +414,25 @@ describe('Fn::Select / Fn::Split / Fn::GetAZs', () => {
     const err = await resolutionError(resolveProps({ Cidr: { 'Fn::Select': [5, ['a']] } }));
     expect(err.message).toContain('Fn::Select index 5 is out of range for a list of 1 element');
     expect(err.location.expression).toBe('{"Fn::Select":[5,["a"]]}');
-    expect((await resolutionError(resolveProps({ A: { 'Fn::Select': [-1, ['a']] } }))).message).toContain('non-negative integer');
-    expect((await resolutionError(resolveProps({ A: { 'Fn::Select': ['x', ['a']] } }))).message).toContain('non-negative integer');
+    expect((await resolutionError(resolveProps({ A: { 'Fn::Select': [-1, ['a']] } }))).message).toContain(
+      'non-negative integer',
+    );
+    expect((await resolutionError(resolveProps({ A: { 'Fn::Select': ['x', ['a']] } }))).message).toContain(
+      'non-negative integer',
+    );
   });
 
   it('splits, keeping empty pieces as CloudFormation does', async () => {
     expect((await resolveProps({ A: { 'Fn::Split': [',', 'a,,b'] } })).A).toEqual(['a', '', 'b']);
-    expect((await resolutionError(resolveProps({ A: { 'Fn::Split': ['', 'ab'] } }))).message).toContain('non-empty');
+    expect((await resolutionError(resolveProps({ A: { 'Fn::Split': ['', 'ab'] } }))).message).toContain(
+      'non-empty',
+    );
   });
 
   it('needs an availability zone lookup for Fn::GetAZs', async () => {
-    const err = await resolutionError(resolveProps({ A: { 'Fn::GetAZs': '' } }, {}, { env: { availabilityZones: undefined } }));
+    const err = await resolutionError(
+      resolveProps({ A: { 'Fn::GetAZs': '' } }, {}, { env: { availabilityZones: undefined } }),
+    );
     expect(err.message).toContain('availability zone lookup');
   });
 });
@@ -363,7 +461,10 @@ describe('Fn::If and conditions', () => {
 
   it('picks the Fn::If branch', async () => {
     const props = await resolveProps(
-      { A: { 'Fn::If': ['IsProd', 'big', 'small'] }, B: { 'Fn::If': ['IsDev', { Ref: 'Env' }, { 'Fn::Join': ['', ['x', 'y']] }] } },
+      {
+        A: { 'Fn::If': ['IsProd', 'big', 'small'] },
+        B: { 'Fn::If': ['IsDev', { Ref: 'Env' }, { 'Fn::Join': ['', ['x', 'y']] }] },
+      },
       template,
     );
     expect(props).toEqual({ A: 'big', B: 'xy' });
@@ -386,17 +487,32 @@ describe('Fn::If and conditions', () => {
   });
 
   it('refuses an undefined condition, a cycle, resources in conditions and condition functions in properties', async () => {
-    expect((await resolutionError(resolveProps({ A: { 'Fn::If': ['Nope', 1, 2] } }))).message).toContain('Condition Nope is not defined');
+    expect((await resolutionError(resolveProps({ A: { 'Fn::If': ['Nope', 1, 2] } }))).message).toContain(
+      'Condition Nope is not defined',
+    );
     const { resolver } = makeResolver({
-      Conditions: { A: { Condition: 'B' }, B: { 'Fn::Not': [{ Condition: 'A' }] }, UsesBucket: { 'Fn::Equals': [{ Ref: 'Bucket' }, 'x'] } },
+      Conditions: {
+        A: { Condition: 'B' },
+        B: { 'Fn::Not': [{ Condition: 'A' }] },
+        UsesBucket: { 'Fn::Equals': [{ Ref: 'Bucket' }, 'x'] },
+      },
       Resources: { Bucket: { Type: 'AWS::S3::Bucket' } },
     });
     expect((await resolutionError(resolver.evaluateCondition('A'))).message).toContain('refers to itself');
-    expect((await resolutionError(resolver.evaluateCondition('UsesBucket'))).message).toContain('conditions cannot reference resources');
-    expect((await resolutionError(resolveProps({ A: { 'Fn::Equals': [1, 1] } }))).message).toContain('only be used in the Conditions section');
-    const { resolver: r2 } = makeResolver({ Conditions: { Bad: { 'Fn::And': [{ Condition: 'X' }] }, X: { 'Fn::Equals': [1, 1] }, NotBool: 'yes' }, Resources: {} });
+    expect((await resolutionError(resolver.evaluateCondition('UsesBucket'))).message).toContain(
+      'conditions cannot reference resources',
+    );
+    expect((await resolutionError(resolveProps({ A: { 'Fn::Equals': [1, 1] } }))).message).toContain(
+      'only be used in the Conditions section',
+    );
+    const { resolver: r2 } = makeResolver({
+      Conditions: { Bad: { 'Fn::And': [{ Condition: 'X' }] }, X: { 'Fn::Equals': [1, 1] }, NotBool: 'yes' },
+      Resources: {},
+    });
     expect((await resolutionError(r2.evaluateCondition('Bad'))).message).toContain('between 2 and 10');
-    expect((await resolutionError(r2.evaluateCondition('NotBool'))).message).toContain('a condition must be built from');
+    expect((await resolutionError(r2.evaluateCondition('NotBool'))).message).toContain(
+      'a condition must be built from',
+    );
   });
 
   it('excludes resources whose condition is false, and resources that depend on them', async () => {
@@ -407,7 +523,10 @@ describe('Fn::If and conditions', () => {
         AfterDev: { Type: 'AWS::Test::Thing', DependsOn: 'DevOnly' },
         Always: { Type: 'AWS::Test::Thing' },
         RefsDev: { Type: 'AWS::Test::Thing', Properties: { V: { Ref: 'DevOnly' } } },
-        GuardedRef: { Type: 'AWS::Test::Thing', Properties: { V: { 'Fn::If': ['IsDev', { Ref: 'DevOnly' }, 'none'] } } },
+        GuardedRef: {
+          Type: 'AWS::Test::Thing',
+          Properties: { V: { 'Fn::If': ['IsDev', { Ref: 'DevOnly' }, 'none'] } },
+        },
       },
     });
     expect(await resolver.includedResources()).toEqual(['Always', 'RefsDev', 'GuardedRef']);
@@ -419,7 +538,13 @@ describe('Fn::If and conditions', () => {
   it('resolves DeletionPolicy written as Fn::If', async () => {
     const { resolver } = makeResolver({
       ...template,
-      Resources: { B: { Type: 'AWS::S3::Bucket', DeletionPolicy: { 'Fn::If': ['IsProd', 'Retain', 'Delete'] }, UpdateReplacePolicy: 'Snapshot' } },
+      Resources: {
+        B: {
+          Type: 'AWS::S3::Bucket',
+          DeletionPolicy: { 'Fn::If': ['IsProd', 'Retain', 'Delete'] },
+          UpdateReplacePolicy: 'Snapshot',
+        },
+      },
     });
     const r = await resolver.resolveResource('B');
     expect(r.deletionPolicy).toBe('Retain');
@@ -433,32 +558,57 @@ describe('Fn::FindInMap', () => {
   };
 
   it('looks up with intrinsic keys', async () => {
-    expect((await resolveProps({ A: { 'Fn::FindInMap': ['RegionMap', { Ref: 'AWS::Region' }, 'AMI'] }, C: { 'Fn::FindInMap': ['RegionMap', 'eu-west-1', 'Count'] } }, mappings))).toEqual({
+    expect(
+      await resolveProps(
+        {
+          A: { 'Fn::FindInMap': ['RegionMap', { Ref: 'AWS::Region' }, 'AMI'] },
+          C: { 'Fn::FindInMap': ['RegionMap', 'eu-west-1', 'Count'] },
+        },
+        mappings,
+      ),
+    ).toEqual({
       A: 'ami-eu',
       C: 2,
     });
   });
 
   it('returns DefaultValue when a key is missing (AWS::LanguageExtensions)', async () => {
-    expect((await resolveProps({ A: { 'Fn::FindInMap': ['RegionMap', 'ap-south-1', 'AMI', { DefaultValue: 'ami-default' }] } }, mappings)).A).toBe('ami-default');
+    expect(
+      (
+        await resolveProps(
+          { A: { 'Fn::FindInMap': ['RegionMap', 'ap-south-1', 'AMI', { DefaultValue: 'ami-default' }] } },
+          mappings,
+        )
+      ).A,
+    ).toBe('ami-default');
   });
 
   it('names the missing map or key', async () => {
-    expect((await resolutionError(resolveProps({ A: { 'Fn::FindInMap': ['Nope', 'a', 'b'] } }, mappings))).message).toContain('mapping Nope does not exist');
-    expect((await resolutionError(resolveProps({ A: { 'Fn::FindInMap': ['RegionMap', 'ap-south-1', 'AMI'] } }, mappings))).message).toContain(
-      'mapping RegionMap has no key ap-south-1',
-    );
-    expect((await resolutionError(resolveProps({ A: { 'Fn::FindInMap': ['RegionMap', 'us-east-1', 'Count'] } }, mappings))).message).toContain(
-      'mapping RegionMap.us-east-1 has no key Count',
-    );
+    expect(
+      (await resolutionError(resolveProps({ A: { 'Fn::FindInMap': ['Nope', 'a', 'b'] } }, mappings))).message,
+    ).toContain('mapping Nope does not exist');
+    expect(
+      (
+        await resolutionError(
+          resolveProps({ A: { 'Fn::FindInMap': ['RegionMap', 'ap-south-1', 'AMI'] } }, mappings),
+        )
+      ).message,
+    ).toContain('mapping RegionMap has no key ap-south-1');
+    expect(
+      (
+        await resolutionError(
+          resolveProps({ A: { 'Fn::FindInMap': ['RegionMap', 'us-east-1', 'Count'] } }, mappings),
+        )
+      ).message,
+    ).toContain('mapping RegionMap.us-east-1 has no key Count');
   });
 });
 
 describe('Fn::Base64, Fn::Cidr, Fn::ToJsonString, Fn::Length', () => {
   it('encodes Base64 as UTF-8', async () => {
-    expect((await resolveProps({ A: { 'Fn::Base64': { 'Fn::Sub': '#!/bin/bash\necho ${AWS::Region} é' } } })).A).toBe(
-      Buffer.from('#!/bin/bash\necho eu-west-1 é').toString('base64'),
-    );
+    expect(
+      (await resolveProps({ A: { 'Fn::Base64': { 'Fn::Sub': '#!/bin/bash\necho ${AWS::Region} é' } } })).A,
+    ).toBe(Buffer.from('#!/bin/bash\necho eu-west-1 é').toString('base64'));
   });
 
   it('computes Fn::Cidr (the documented example) and takes intrinsic arguments', async () => {
@@ -466,24 +616,48 @@ describe('Fn::Base64, Fn::Cidr, Fn::ToJsonString, Fn::Length', () => {
       A: { 'Fn::Cidr': ['192.168.0.0/24', '6', '5'] },
       B: { 'Fn::Select': [1, { 'Fn::Cidr': [{ 'Fn::Select': [0, ['10.0.0.0/16']] }, 3, 8] }] },
     });
-    expect(props.A).toEqual(['192.168.0.0/27', '192.168.0.32/27', '192.168.0.64/27', '192.168.0.96/27', '192.168.0.128/27', '192.168.0.160/27']);
+    expect(props.A).toEqual([
+      '192.168.0.0/27',
+      '192.168.0.32/27',
+      '192.168.0.64/27',
+      '192.168.0.96/27',
+      '192.168.0.128/27',
+      '192.168.0.160/27',
+    ]);
     expect(props.B).toBe('10.0.1.0/24');
-    expect((await resolutionError(resolveProps({ A: { 'Fn::Cidr': ['10.0.0.0/24', 300, 2] } }))).message).toContain('count must be between 1 and 256');
+    expect(
+      (await resolutionError(resolveProps({ A: { 'Fn::Cidr': ['10.0.0.0/24', 300, 2] } }))).message,
+    ).toContain('count must be between 1 and 256');
   });
 
   it('serialises Fn::ToJsonString after resolving what is inside, without AWS::NoValue', async () => {
     const props = await resolveProps(
-      { A: { 'Fn::ToJsonString': { Region: { Ref: 'AWS::Region' }, Gone: { Ref: 'AWS::NoValue' }, List: [1, 'x'] } } },
+      {
+        A: {
+          'Fn::ToJsonString': {
+            Region: { Ref: 'AWS::Region' },
+            Gone: { Ref: 'AWS::NoValue' },
+            List: [1, 'x'],
+          },
+        },
+      },
       { Transform: 'AWS::LanguageExtensions' },
     );
     expect(JSON.parse(props.A as string)).toEqual({ Region: 'eu-west-1', List: [1, 'x'] });
-    expect((await resolutionError(resolveProps({ A: { 'Fn::ToJsonString': 'str' } }))).message).toContain('object or a list');
+    expect((await resolutionError(resolveProps({ A: { 'Fn::ToJsonString': 'str' } }))).message).toContain(
+      'object or a list',
+    );
   });
 
   it('counts with Fn::Length', async () => {
-    const props = await resolveProps({ A: { 'Fn::Length': [1, 2, 3] }, B: { 'Fn::Length': { 'Fn::Split': [',', 'a,b'] } } });
+    const props = await resolveProps({
+      A: { 'Fn::Length': [1, 2, 3] },
+      B: { 'Fn::Length': { 'Fn::Split': [',', 'a,b'] } },
+    });
     expect(props).toEqual({ A: 3, B: 2 });
-    expect((await resolutionError(resolveProps({ A: { 'Fn::Length': 'abc' } }))).message).toContain('takes a list');
+    expect((await resolutionError(resolveProps({ A: { 'Fn::Length': 'abc' } }))).message).toContain(
+      'takes a list',
+    );
   });
 
   it('refuses an unsupported function by name', async () => {
@@ -494,11 +668,17 @@ describe('Fn::Base64, Fn::Cidr, Fn::ToJsonString, Fn::Length', () => {
 
 describe('cross-stack references', () => {
   it('reports Fn::ImportValue and Fn::GetStackOutput as not supported yet, with the location', async () => {
-    const err = await resolutionError(resolveProps({ Vpc: { 'Fn::ImportValue': { 'Fn::Sub': '${AWS::StackName}-VpcId' } } }));
-    expect(err.message).toContain('Fn::ImportValue of export "MyStack-VpcId" is not supported by this version of cdkd yet');
+    const err = await resolutionError(
+      resolveProps({ Vpc: { 'Fn::ImportValue': { 'Fn::Sub': '${AWS::StackName}-VpcId' } } }),
+    );
+    expect(err.message).toContain(
+      'Fn::ImportValue of export "MyStack-VpcId" is not supported by this version of cdkd yet',
+    );
     expect(err.code).toBe('CROSS_STACK_UNSUPPORTED');
     expect(err.location.path).toBe('Properties.Vpc');
-    const err2 = await resolutionError(resolveProps({ V: { 'Fn::GetStackOutput': { StackName: 'Net', OutputName: 'VpcId' } } }));
+    const err2 = await resolutionError(
+      resolveProps({ V: { 'Fn::GetStackOutput': { StackName: 'Net', OutputName: 'VpcId' } } }),
+    );
     expect(err2.message).toContain('Fn::GetStackOutput of Net.VpcId is not supported');
   });
 
@@ -517,7 +697,14 @@ describe('cross-stack references', () => {
     const props = await resolveProps(
       {
         Vpc: { 'Fn::ImportValue': 'Shared-VpcId' },
-        Out: { 'Fn::GetStackOutput': { StackName: { Ref: 'AWS::StackName' }, OutputName: 'X', Region: 'us-east-1', RoleArn: 'arn:aws:iam::111122223333:role/r' } },
+        Out: {
+          'Fn::GetStackOutput': {
+            StackName: { Ref: 'AWS::StackName' },
+            OutputName: 'X',
+            Region: 'us-east-1',
+            RoleArn: 'arn:aws:iam::111122223333:role/r',
+          },
+        },
       },
       {},
       { env: { crossStack } },
@@ -525,10 +712,24 @@ describe('cross-stack references', () => {
     expect(props).toEqual({ Vpc: 'vpc-123', Out: 'out' });
     expect(seen).toEqual([
       { name: 'Shared-VpcId', stackName: 'MyStack', path: 'Properties.Vpc' },
-      { request: { stackName: 'MyStack', outputName: 'X', region: 'us-east-1', roleArn: 'arn:aws:iam::111122223333:role/r' }, logicalId: 'R' },
+      {
+        request: {
+          stackName: 'MyStack',
+          outputName: 'X',
+          region: 'us-east-1',
+          roleArn: 'arn:aws:iam::111122223333:role/r',
+        },
+        logicalId: 'R',
+      },
     ]);
     const err = await resolutionError(
-      resolveProps({ V: { 'Fn::GetStackOutput': { StackName: 'A', OutputName: 'B', RoleArn: { Ref: 'AWS::NoValue' } } } }, {}, { env: { crossStack } }),
+      resolveProps(
+        {
+          V: { 'Fn::GetStackOutput': { StackName: 'A', OutputName: 'B', RoleArn: { Ref: 'AWS::NoValue' } } },
+        },
+        {},
+        { env: { crossStack } },
+      ),
     );
     expect(err.message).toContain('RoleArn of Fn::GetStackOutput must be a literal string');
   });
@@ -538,10 +739,17 @@ describe('parameters are resolved lazily', () => {
   it('never reads an SSM-typed parameter that only Rules use (CDK BootstrapVersion)', async () => {
     const { resolver, calls } = makeResolver({
       Parameters: {
-        BootstrapVersion: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/cdk-bootstrap/hnb659fds/version' },
+        BootstrapVersion: {
+          Type: 'AWS::SSM::Parameter::Value<String>',
+          Default: '/cdk-bootstrap/hnb659fds/version',
+        },
         Image: { Type: 'AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>', Default: '/images/latest' },
       },
-      Rules: { CheckBootstrapVersion: { Assertions: [{ Assert: { 'Fn::Not': [{ 'Fn::Contains': [['1'], { Ref: 'BootstrapVersion' }] }] } }] } },
+      Rules: {
+        CheckBootstrapVersion: {
+          Assertions: [{ Assert: { 'Fn::Not': [{ 'Fn::Contains': [['1'], { Ref: 'BootstrapVersion' }] }] } }],
+        },
+      },
       Resources: {
         A: { Type: 'AWS::Test::Thing', Properties: { Image: { Ref: 'Image' } } },
         B: { Type: 'AWS::Test::Thing', Properties: { Image: { 'Fn::Sub': '${Image}' } } },
@@ -555,9 +763,14 @@ describe('parameters are resolved lazily', () => {
 
   it('reports an SSM parameter that cannot be read, naming the parameter and the property', async () => {
     const err = await resolutionError(
-      resolveProps({ Image: { Ref: 'Image' } }, { Parameters: { Image: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/missing' } } }),
+      resolveProps(
+        { Image: { Ref: 'Image' } },
+        { Parameters: { Image: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/missing' } } },
+      ),
     );
-    expect(err.message).toContain('Parameter Image of stack MyStack: could not read SSM parameter /missing: ParameterNotFound');
+    expect(err.message).toContain(
+      'Parameter Image of stack MyStack: could not read SSM parameter /missing: ParameterNotFound',
+    );
     expect(err.location.path).toBe('Properties.Image');
   });
 });
@@ -617,7 +830,12 @@ describe('dynamic references', () => {
         Plain: '{{resolve:ssm:/app/name}}',
         Versioned: 'v={{resolve:ssm:/app/name:3}}',
         Secure: '{{resolve:ssm-secure:/app/pw:2}}',
-        Secret: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: 'AWS::StackName' }, '-db:SecretString:password}}']] },
+        Secret: {
+          'Fn::Join': [
+            '',
+            ['{{resolve:secretsmanager:', { Ref: 'AWS::StackName' }, '-db:SecretString:password}}'],
+          ],
+        },
         Arn: '{{resolve:secretsmanager:arn:aws:secretsmanager:eu-west-1:123456789012:secret:db-AbCdEf:SecretString::AWSPREVIOUS}}',
         Nested: ['{{resolve:ssm:/a}}-{{resolve:ssm:/b}}'],
       },
@@ -645,12 +863,19 @@ describe('dynamic references', () => {
       Nested: ['</a>-</b>'],
     });
     expect(ssmCalls).toEqual(
-      expect.arrayContaining([{ name: '/app/name' }, { name: '/app/name', version: '3' }, { name: '/app/pw', version: '2', withDecryption: true }]),
+      expect.arrayContaining([
+        { name: '/app/name' },
+        { name: '/app/name', version: '3' },
+        { name: '/app/pw', version: '2', withDecryption: true },
+      ]),
     );
     expect(secretCalls).toEqual(
       expect.arrayContaining([
         { secretId: 'MyStack-db' },
-        { secretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:db-AbCdEf', versionStage: 'AWSPREVIOUS' },
+        {
+          secretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:db-AbCdEf',
+          versionStage: 'AWSPREVIOUS',
+        },
       ]),
     );
     expect(secrets.sort()).toEqual(
@@ -663,13 +888,21 @@ describe('dynamic references', () => {
   });
 
   it('keeps references as written in preserve mode', async () => {
-    const props = await resolveProps({ A: '{{resolve:secretsmanager:db:SecretString:password}}' }, {}, { options: { dynamicReferences: 'preserve' }, env: { secretValue: undefined } });
+    const props = await resolveProps(
+      { A: '{{resolve:secretsmanager:db:SecretString:password}}' },
+      {},
+      { options: { dynamicReferences: 'preserve' }, env: { secretValue: undefined } },
+    );
     expect(props.A).toBe('{{resolve:secretsmanager:db:SecretString:password}}');
   });
 
   it('names the reference when no reader is available or the read fails', async () => {
-    const err = await resolutionError(resolveProps({ A: '{{resolve:secretsmanager:db}}' }, {}, { env: { secretValue: undefined } }));
-    expect(err.message).toContain('{{resolve:secretsmanager:db}} cannot be resolved: no Secrets Manager reader');
+    const err = await resolutionError(
+      resolveProps({ A: '{{resolve:secretsmanager:db}}' }, {}, { env: { secretValue: undefined } }),
+    );
+    expect(err.message).toContain(
+      '{{resolve:secretsmanager:db}} cannot be resolved: no Secrets Manager reader',
+    );
     expect(err.location.path).toBe('Properties.A');
     const err2 = await resolutionError(resolveProps({ A: { B: ['{{resolve:ssm:/missing}}'] } }));
     expect(err2.message).toContain('{{resolve:ssm:/missing}} could not be resolved: ParameterNotFound');
@@ -684,14 +917,23 @@ describe('outputs', () => {
         Conditions: { No: { 'Fn::Equals': [1, 2] } },
         Resources: { Bucket: { Type: 'AWS::S3::Bucket' } },
         Outputs: {
-          BucketArn: { Value: { 'Fn::GetAtt': ['Bucket', 'Arn'] }, Export: { Name: { 'Fn::Sub': '${AWS::StackName}:BucketArn' } }, Description: 'the bucket' },
+          BucketArn: {
+            Value: { 'Fn::GetAtt': ['Bucket', 'Arn'] },
+            Export: { Name: { 'Fn::Sub': '${AWS::StackName}:BucketArn' } },
+            Description: 'the bucket',
+          },
           Hidden: { Value: 'x', Condition: 'No' },
         },
       },
       { resources: { Bucket: bucket } },
     );
     expect(await resolver.resolveOutputs()).toEqual([
-      { name: 'BucketArn', value: 'arn:aws:s3:::my-bucket', exportName: 'MyStack:BucketArn', description: 'the bucket' },
+      {
+        name: 'BucketArn',
+        value: 'arn:aws:s3:::my-bucket',
+        exportName: 'MyStack:BucketArn',
+        description: 'the bucket',
+      },
     ]);
   });
 });
@@ -701,11 +943,15 @@ describe('errors', () => {
     const err = await resolutionError(resolveProps({ A: { Ref: 'Nope' } }));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.code).toBe('TEMPLATE_RESOLUTION_ERROR');
-    expect(err.message).toBe('Ref to Nope: the template has no parameter or resource of that name (resource R, at Properties.A, in {"Ref":"Nope"})');
+    expect(err.message).toBe(
+      'Ref to Nope: the template has no parameter or resource of that name (resource R, at Properties.A, in {"Ref":"Nope"})',
+    );
   });
 
   it('name the innermost failing expression inside nested intrinsics', async () => {
-    const err = await resolutionError(resolveProps({ List: [{ 'Fn::Join': ['', ['a', { 'Fn::Select': [3, ['x']] }]] }] }));
+    const err = await resolutionError(
+      resolveProps({ List: [{ 'Fn::Join': ['', ['a', { 'Fn::Select': [3, ['x']] }]] }] }),
+    );
     expect(err.location.path).toBe('Properties.List[0]');
     expect(err.location.expression).toBe('{"Fn::Select":[3,["x"]]}');
   });
@@ -713,22 +959,42 @@ describe('errors', () => {
 
 describe('names that look like object built-ins', () => {
   it('are not mistaken for template entries', async () => {
-    expect((await resolutionError(resolveProps({ A: { Ref: 'constructor' } }))).message).toContain('Ref to constructor');
-    expect((await resolutionError(resolveProps({ A: { 'Fn::FindInMap': ['M', 'toString', 'x'] } }, { Mappings: { M: { a: { x: 1 } } } }))).message).toContain(
-      'mapping M has no key toString',
+    expect((await resolutionError(resolveProps({ A: { Ref: 'constructor' } }))).message).toContain(
+      'Ref to constructor',
     );
+    expect(
+      (
+        await resolutionError(
+          resolveProps(
+            { A: { 'Fn::FindInMap': ['M', 'toString', 'x'] } },
+            { Mappings: { M: { a: { x: 1 } } } },
+          ),
+        )
+      ).message,
+    ).toContain('mapping M has no key toString');
   });
 });
 
 describe('dynamic references: preserve-secrets', () => {
   it('reads plain ssm references and keeps secret ones as written, for reading later', async () => {
     const props = await resolveProps(
-      { Name: 'n-{{resolve:ssm:/name}}', Pw: '{{resolve:ssm-secure:/pw}}', Secret: ['{{resolve:secretsmanager:s:SecretString:k}}'] },
+      {
+        Name: 'n-{{resolve:ssm:/name}}',
+        Pw: '{{resolve:ssm-secure:/pw}}',
+        Secret: ['{{resolve:secretsmanager:s:SecretString:k}}'],
+      },
       {},
       { options: { dynamicReferences: 'preserve-secrets' }, env: { secretValue: async () => '{"k":"v"}' } },
     );
-    expect(props).toEqual({ Name: 'n-ssm:/name', Pw: '{{resolve:ssm-secure:/pw}}', Secret: ['{{resolve:secretsmanager:s:SecretString:k}}'] });
-    const read = await resolveDynamicReferencesIn(props, { ssmParameter: async (n) => `<${n}>`, secretValue: async () => '{"k":"v"}' });
+    expect(props).toEqual({
+      Name: 'n-ssm:/name',
+      Pw: '{{resolve:ssm-secure:/pw}}',
+      Secret: ['{{resolve:secretsmanager:s:SecretString:k}}'],
+    });
+    const read = await resolveDynamicReferencesIn(props, {
+      ssmParameter: async (n) => `<${n}>`,
+      secretValue: async () => '{"k":"v"}',
+    });
     expect(read).toEqual({ Name: 'n-ssm:/name', Pw: '</pw>', Secret: ['v'] });
   });
 });

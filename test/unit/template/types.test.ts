@@ -14,7 +14,10 @@ function invalid(raw: unknown): string {
 describe('parseTemplate', () => {
   it('fills missing sections and normalises DependsOn', () => {
     const t = parseTemplate({
-      Resources: { A: { Type: 'AWS::SQS::Queue', DependsOn: 'B' }, B: { Type: 'Custom::Thing', Properties: { X: 1 }, DependsOn: ['A'] } },
+      Resources: {
+        A: { Type: 'AWS::SQS::Queue', DependsOn: 'B' },
+        B: { Type: 'Custom::Thing', Properties: { X: 1 }, DependsOn: ['A'] },
+      },
     });
     expect(t.Parameters).toEqual({});
     expect(t.Conditions).toEqual({});
@@ -24,7 +27,15 @@ describe('parseTemplate', () => {
   });
 
   it('accepts a CDK template with no Resources (an empty stack)', () => {
-    const t = parseTemplate({ Parameters: { BootstrapVersion: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/cdk-bootstrap/hnb659fds/version' } }, Rules: { R: {} } });
+    const t = parseTemplate({
+      Parameters: {
+        BootstrapVersion: {
+          Type: 'AWS::SSM::Parameter::Value<String>',
+          Default: '/cdk-bootstrap/hnb659fds/version',
+        },
+      },
+      Rules: { R: {} },
+    });
     expect(t.Resources).toEqual({});
     expect(t.Rules).toEqual({ R: {} });
   });
@@ -32,18 +43,39 @@ describe('parseTemplate', () => {
   it.each([
     [[], 'a template must be a JSON object'],
     [{ Resources: [] }, 'the Resources section must be an object'],
-    [{ Resources: { 'My-Id': { Type: 'AWS::SQS::Queue' } } }, 'resource logical id "My-Id" must be alphanumeric'],
+    [
+      { Resources: { 'My-Id': { Type: 'AWS::SQS::Queue' } } },
+      'resource logical id "My-Id" must be alphanumeric',
+    ],
     [{ Resources: { A: { Properties: {} } } }, 'resource A has no Type'],
     [{ Resources: { A: { Type: 'Queue' } } }, 'resource A has an invalid Type "Queue"'],
-    [{ Resources: { A: { Type: 'AWS::SQS::Queue', Propertys: {} } } }, 'resource A has an unknown attribute Propertys'],
-    [{ Resources: { A: { Type: 'AWS::SQS::Queue', DependsOn: [1] } } }, 'DependsOn must be a string or a list of strings'],
-    [{ Resources: { A: { Type: 'AWS::SQS::Queue', Condition: 'Nope' } } }, 'resource A uses condition Nope, which is not defined'],
-    [{ Resources: { A: { Type: 'AWS::SQS::Queue', DeletionPolicy: 'Keep' } } }, 'DeletionPolicy "Keep" is not one of Delete, Retain, Snapshot, RetainExceptOnCreate'],
+    [
+      { Resources: { A: { Type: 'AWS::SQS::Queue', Propertys: {} } } },
+      'resource A has an unknown attribute Propertys',
+    ],
+    [
+      { Resources: { A: { Type: 'AWS::SQS::Queue', DependsOn: [1] } } },
+      'DependsOn must be a string or a list of strings',
+    ],
+    [
+      { Resources: { A: { Type: 'AWS::SQS::Queue', Condition: 'Nope' } } },
+      'resource A uses condition Nope, which is not defined',
+    ],
+    [
+      { Resources: { A: { Type: 'AWS::SQS::Queue', DeletionPolicy: 'Keep' } } },
+      'DeletionPolicy "Keep" is not one of Delete, Retain, Snapshot, RetainExceptOnCreate',
+    ],
     [{ Resources: {}, Outputs: { O: { Description: 'x' } } }, 'output O has no Value'],
     [{ Resources: {}, Outputs: { O: { Value: 'x', Export: {} } } }, 'Export must be an object with a Name'],
-    [{ Resources: {}, Parameters: { P: { Default: 'x' } } }, 'parameter P must be an object with a string Type'],
+    [
+      { Resources: {}, Parameters: { P: { Default: 'x' } } },
+      'parameter P must be an object with a string Type',
+    ],
     [{ Resources: {}, Mappings: { M: { a: 'b' } } }, 'mapping M must be an object of objects'],
-    [{ Resources: {}, Transform: 'AWS::Serverless-2016-10-31' }, 'Transform "AWS::Serverless-2016-10-31" is not supported'],
+    [
+      { Resources: {}, Transform: 'AWS::Serverless-2016-10-31' },
+      'Transform "AWS::Serverless-2016-10-31" is not supported',
+    ],
   ])('refuses %j', (raw, message) => {
     const text = invalid(raw);
     expect(text).toContain('Invalid stack Shop: ');

@@ -13,7 +13,12 @@ const plan: StackPlan = {
       resourceType: 'AWS::Lambda::Function',
       action: 'UPDATE',
       propertyChanges: [
-        { path: 'Properties.Environment.Variables.QUEUE_URL', before: 'https://old', after: new Unknown('Queue.Ref'), unknown: true },
+        {
+          path: 'Properties.Environment.Variables.QUEUE_URL',
+          before: 'https://old',
+          after: new Unknown('Queue.Ref'),
+          unknown: true,
+        },
         { path: 'Properties.Timeout', before: undefined, after: 30 },
       ],
     },
@@ -23,7 +28,15 @@ const plan: StackPlan = {
       action: 'REPLACE',
       mayReplace: true,
       replacementReason: 'create-only property Endpoint may change (known after deploy)',
-      propertyChanges: [{ path: 'Properties.Endpoint', before: 'arn:old', after: new Unknown('Queue.Arn'), unknown: true, mayCauseReplacement: true }],
+      propertyChanges: [
+        {
+          path: 'Properties.Endpoint',
+          before: 'arn:old',
+          after: new Unknown('Queue.Arn'),
+          unknown: true,
+          mayCauseReplacement: true,
+        },
+      ],
     },
     {
       logicalId: 'Topic',
@@ -39,7 +52,14 @@ const plan: StackPlan = {
       policyOnly: true,
       propertyChanges: [{ path: 'DeletionPolicy', before: 'Delete', after: 'Retain' }],
     },
-    { logicalId: 'Old', resourceType: 'AWS::S3::Bucket', action: 'DELETE', propertyChanges: [], deletionPolicy: 'Retain', retain: true },
+    {
+      logicalId: 'Old',
+      resourceType: 'AWS::S3::Bucket',
+      action: 'DELETE',
+      propertyChanges: [],
+      deletionPolicy: 'Retain',
+      retain: true,
+    },
     { logicalId: 'Gone', resourceType: 'AWS::SQS::Queue', action: 'DELETE', propertyChanges: [] },
   ],
   outputs: [
