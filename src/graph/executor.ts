@@ -33,7 +33,7 @@ export interface ExecuteOptions {
   run: (id: string, signal: AbortSignal) => Promise<void>;
   /** Stops new dispatch when aborted (Ctrl-C); in-flight work finishes. */
   signal?: AbortSignal;
-  /** Called synchronously for every event; must not throw. */
+  /** Called synchronously for every event; an exception it throws is ignored. */
   onEvent?: (event: ExecutorEvent) => void;
   /**
    * `true` (default): the first failure stops new dispatch. `false`: keep running every
@@ -83,7 +83,13 @@ export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promi
   const finished = new Promise<void>((resolve) => (finish = resolve));
   let settled = false;
 
-  const emit = (event: ExecutorEvent): void => onEvent?.(event);
+  const emit = (event: ExecutorEvent): void => {
+    try {
+      onEvent?.(event);
+    } catch {
+      // A faulty progress listener must not stall the deploy (it runs inside promise callbacks).
+    }
+  };
 
   const skipDependents = (failedId: string): void => {
     // Breadth-first so `blockedBy` is the nearest dependency on the way to the failure.

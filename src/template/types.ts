@@ -72,18 +72,17 @@ export const SUPPORTED_TRANSFORMS: readonly string[] = ['AWS::LanguageExtensions
 
 const LOGICAL_ID = /^[A-Za-z0-9]+$/;
 const RESOURCE_TYPE = /^(AWS|Alexa|Custom|[A-Za-z0-9]+)::[A-Za-z0-9_@-]+(::[A-Za-z0-9_@-]+)*$/;
-const RESOURCE_KEYS = new Set([
-  'Type',
-  'Properties',
-  'DependsOn',
+/** Resource attributes copied to the model as written. */
+const COPIED_ATTRIBUTES = [
   'Condition',
   'DeletionPolicy',
   'UpdateReplacePolicy',
   'Metadata',
   'CreationPolicy',
   'UpdatePolicy',
-  'Version',
-]);
+] as const;
+/** Every attribute a resource may have (`Version` is a legacy custom-resource attribute, accepted and ignored). */
+const RESOURCE_KEYS = new Set<string>(['Type', 'Properties', 'DependsOn', ...COPIED_ATTRIBUTES, 'Version']);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -197,14 +196,7 @@ export function parseTemplate(raw: unknown, source = 'template'): CfnTemplate {
     const resource: CfnResource = { Type: res.Type as string };
     if (isObject(res.Properties)) resource.Properties = res.Properties;
     if (dependsOn) resource.DependsOn = dependsOn;
-    for (const key of [
-      'Condition',
-      'DeletionPolicy',
-      'UpdateReplacePolicy',
-      'Metadata',
-      'CreationPolicy',
-      'UpdatePolicy',
-    ] as const) {
+    for (const key of COPIED_ATTRIBUTES) {
       if (res[key] !== undefined) (resource as unknown as Record<string, unknown>)[key] = res[key];
     }
     resources[logicalId] = resource;

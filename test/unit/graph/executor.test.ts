@@ -268,3 +268,16 @@ describe('executeDag', () => {
     expect(run).not.toHaveBeenCalled();
   });
 });
+
+describe('executeDag event listener', () => {
+  it('keeps running when the listener throws', async () => {
+    const result = await executeDag(graph(['A', 'B'], [['B', 'A']]), {
+      concurrency: 1,
+      run: async () => undefined,
+      onEvent: () => {
+        throw new Error('listener bug');
+      },
+    });
+    expect(result.succeeded).toEqual(['A', 'B']);
+  });
+});
