@@ -80,7 +80,7 @@ export async function ensureHardenedBucket(options: HardenBucketOptions): Promis
     region = options.region;
     created = await createBucket(factory.get(S3Client, { region }), name, region, accountId);
     rememberBucketRegion(name, region);
-    if (created) logger.info(`Created bucket ${name} in ${region}.`);
+    if (created) logger.debug(`Created bucket ${name} in ${region}.`);
   } else {
     throw new ConfigError(`Cannot check bucket ${name}: ${describeAwsError(probe.error)}.`, {
       cause: probe.error,
@@ -318,7 +318,7 @@ export async function destroyBootstrap(options: DestroyBootstrapOptions): Promis
     const objectsDeleted = await deleteBucketAndContents(factory.get(S3Client, { region: assetProbe.region }), assetBucket);
     forgetBucketRegion(assetBucket);
     result.assetBucket = { name: assetBucket, objectsDeleted };
-    logger.info(`Deleted asset bucket ${assetBucket} (${objectsDeleted} object version(s)).`);
+    logger.debug(`Deleted asset bucket ${assetBucket} (${objectsDeleted} object version(s)).`);
   }
 
   const markerKey = bootstrapMarkerKey(region);
@@ -334,7 +334,7 @@ export async function destroyBootstrap(options: DestroyBootstrapOptions): Promis
     const count = await deleteBucketAndContents(stateClient, stateBucket.name);
     forgetBucketRegion(stateBucket.name);
     result.stateBucketDeleted = true;
-    logger.info(`Deleted state bucket ${stateBucket.name} (${count} object version(s)).`);
+    logger.debug(`Deleted state bucket ${stateBucket.name} (${count} object version(s)).`);
   }
   return result;
 }

@@ -4,6 +4,7 @@
  * commands only render it.
  */
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { mapWithConcurrency } from '../util/concurrency';
 import { CdkdError, LockError, ValidationError } from '../util/errors';
 import { listBootstrappedRegions } from './bootstrap-marker';
 import { nestedStackName } from './keys';
@@ -57,20 +58,6 @@ export function toLockSummary(lock: CurrentLock | undefined): LockSummary | null
   };
 }
 
-/** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /**
  * Every stack in the state bucket. With `details`, each record and lock is read
  * too (resource count, last modified, lock, parent link); a record that cannot
@@ -79,7 +66,7 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
 export async function listStackSummaries(store: StateStore, options: { details?: boolean } = {}): Promise<StackSummary[]> {
   const refs = await store.backend.listStacks();
   if (!options.details) return refs.map((r) => ({ ...r }));
-  return mapLimit(refs, 8, async (ref): Promise<StackSummary> => {
+  return mapWithConcurrency(refs, 8, async (ref): Promise<StackSummary> => {
     const summary: StackSummary = { ...ref };
     try {
       const record = await store.backend.getState(ref.stackName, ref.region);

@@ -180,7 +180,7 @@ export class LockManager {
     }
     if (!removed) return undefined;
     await client.send(new DeleteObjectCommand({ Bucket: this.bucket.name, Key: key }));
-    this.logger.info(`Removed the lock ${this.bucket.uri(key)} held by ${removed.info.owner ?? 'an unknown owner'}.`);
+    this.logger.debug(`Removed the lock ${this.bucket.uri(key)} held by ${removed.info.owner ?? 'an unknown owner'}.`);
     await purgeAndReport({ client, bucket: this.bucket.name, keys: [key], kind: 'lock', logger: this.logger, reportLevel: 'warn' });
     return removed;
   }

@@ -134,7 +134,7 @@ export async function migrateLegacyStateBucket(options: MigrateOptions): Promise
     await deleteBucketAndContents(sourceClient, source);
     forgetBucketRegion(source);
     result.sourceRemoved = true;
-    logger.info(`Deleted the legacy state bucket ${source}.`);
+    logger.debug(`Deleted the legacy state bucket ${source}.`);
   }
   return result;
 }
