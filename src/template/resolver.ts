@@ -27,7 +27,7 @@ import {
 } from './intrinsics';
 import { ParameterSet } from './parameters';
 import { attributeOf, refValueOf } from './ref-value';
-import { POLICY_ATTRIBUTES } from './types';
+import { POLICY_ATTRIBUTES, isDeployedResourceType } from './types';
 import type { CfnTemplate } from './types';
 import { Unknown, containsUnknown, isUnknown, unknownFrom } from './unknown';
 
@@ -256,6 +256,7 @@ export class TemplateResolver {
     if (visiting.has(logicalId)) return Promise.resolve(true); // a DependsOn cycle is reported by the graph
     visiting.add(logicalId);
     const result = (async () => {
+      if (!isDeployedResourceType(resource.Type)) return false;
       if (resource.Condition !== undefined && !(await this.evaluateCondition(resource.Condition)))
         return false;
       for (const dep of resource.DependsOn ?? []) {

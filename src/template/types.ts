@@ -68,6 +68,18 @@ export const POLICY_ATTRIBUTES: readonly PolicyAttribute[] = [
 ];
 
 /** Transforms whose functions cdkd implements itself (`Fn::ToJsonString`, `Fn::Length`, `Fn::FindInMap` defaults). */
+/**
+ * Types that exist only for CloudFormation's bookkeeping and have no AWS
+ * resource behind them: cdkd leaves them out of every deploy, plan and graph.
+ * (`AWS::CDK::Metadata` is the CDK's version-reporting resource.)
+ */
+export const NOT_DEPLOYED_RESOURCE_TYPES: ReadonlySet<string> = new Set(['AWS::CDK::Metadata']);
+
+/** False for {@link NOT_DEPLOYED_RESOURCE_TYPES}. */
+export function isDeployedResourceType(type: string): boolean {
+  return !NOT_DEPLOYED_RESOURCE_TYPES.has(type);
+}
+
 export const SUPPORTED_TRANSFORMS: readonly string[] = ['AWS::LanguageExtensions'];
 
 const LOGICAL_ID = /^[A-Za-z0-9]+$/;

@@ -1,0 +1,168 @@
+/**
+ * Runs one resource operation against the right provider: routes the resource
+ * (SDK provider from a pack, or Cloud Control), retries transient AWS errors
+ * with the one retry helper, and turns failures into errors that name the
+ * resource, its type, the AWS error and what to do.
+ */
+import type { AwsClientFactory } from '../config/aws-clients';
+import type {
+  ProviderContext,
+  ResourceCreateResult,
+  ResourceDeleteResult,
+  ResourceProvider,
+  ResourceUpdateResult,
+} from '../plugin-api';
+import { CloudControlProvider } from '../provisioning/cloud-control-provider';
+import type { CloudControlProviderOptions } from '../provisioning/cloud-control-provider';
+import { createProviderContext } from '../provisioning/provider-context';
+import type { ProviderRegistry, RouteDecision } from '../provisioning/provider-registry';
+import type { SchemaStore } from '../provisioning/schema-store';
+import type { ProvisionedBy, ResourceState } from '../state/types';
+import { CdkdError, ProvisioningError } from '../util/errors';
+import type { Logger } from '../util/io-host';
+import { isTransientAwsError, withRetry } from '../util/retry';
+import type { RetryOptions } from '../util/retry';
+
+export interface ProvisionerOptions {
+  registry: ProviderRegistry;
+  schemas: SchemaStore;
+  factory: AwsClientFactory;
+  logger: Logger;
+  /** Retry of whole provider operations on transient errors. */
+  retry?: Pick<RetryOptions, 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs' | 'sleep'>;
+  /** Cloud Control polling settings (tests, benchmarks). */
+  cloudControl?: Omit<CloudControlProviderOptions, 'schemas'>;
+  /** Called before each retry of an operation. */
+  onRetry?: (logicalId: string, err: unknown, attempt: number) => void;
+}
+
+/** A routed provider, with the `provisionedBy` value state records for it. */
+export interface RoutedProvider {
+  decision: RouteDecision;
+  provider: ResourceProvider;
+  provisionedBy: ProvisionedBy;
+}
+
+export type Operation = 'create' | 'update' | 'delete';
+
+export class ResourceProvisioner {
+  private readonly contexts = new Map<string, ProviderContext>();
+
+  constructor(private readonly options: ProvisionerOptions) {
+    const { schemas } = options;
+    options.registry.setCloudControlProvider(
+      (ctx) => new CloudControlProvider(ctx, { ...options.cloudControl, schemas: { get: (t) => schemas.tryGet(t) } }),
+    );
+  }
+
+  /** The provider context for a region (one per region per run). */
+  context(region: string): ProviderContext {
+    let ctx = this.contexts.get(region);
+    if (!ctx) {
+      ctx = createProviderContext({ clients: this.options.factory, logger: this.options.logger, region });
+      this.contexts.set(region, ctx);
+    }
+    return ctx;
+  }
+
+  /** Routes a resource by its template properties (and a pinned `provisionedBy`). */
+  route(resourceType: string, properties: Record<string, unknown>, region: string, pinned?: ProvisionedBy): RoutedProvider {
+    const decision = this.options.registry.providerFor(resourceType, properties, pinned);
+    return this.instantiate(decision, region);
+  }
+
+  /** Routes a recorded resource for deletion: the layer that made it, when it is still installed. */
+  routeRecord(record: ResourceState, region: string): RoutedProvider {
+    if (record.provisionedBy === 'sdk' && this.options.registry.registrationFor(record.resourceType)) {
+      const registration = this.options.registry.registrationFor(record.resourceType)!;
+      return this.instantiate(
+        { route: 'sdk', registration, packName: registration.packName, reason: 'state records it as provisioned by an SDK provider' },
+        region,
+      );
+    }
+    return this.route(record.resourceType, record.properties ?? {}, region, record.provisionedBy);
+  }
+
+  private instantiate(decision: RouteDecision, region: string): RoutedProvider {
+    const provider = this.options.registry.providerInstance(decision, this.context(region));
+    return { decision, provider, provisionedBy: decision.route === 'sdk' ? 'sdk' : 'cc-api' };
+  }
+
+  create(routed: RoutedProvider, logicalId: string, resourceType: string, properties: Record<string, unknown>, context: { stackName: string; region: string; idempotencyToken: string }): Promise<ResourceCreateResult> {
+    return this.run('create', logicalId, resourceType, undefined, () =>
+      routed.provider.create(logicalId, resourceType, properties, context),
+    );
+  }
+
+  update(
+    routed: RoutedProvider,
+    logicalId: string,
+    physicalId: string,
+    resourceType: string,
+    properties: Record<string, unknown>,
+    previous: Record<string, unknown>,
+    context: { stackName: string; expectedRegion: string },
+  ): Promise<ResourceUpdateResult> {
+    return this.run('update', logicalId, resourceType, physicalId, () =>
+      routed.provider.update(logicalId, physicalId, resourceType, properties, previous, context),
+    );
+  }
+
+  delete(
+    routed: RoutedProvider,
+    logicalId: string,
+    record: ResourceState,
+    context: { stackName: string; expectedRegion: string },
+  ): Promise<void | ResourceDeleteResult> {
+    return this.run('delete', logicalId, record.resourceType, record.physicalId, () =>
+      routed.provider.delete(logicalId, record.physicalId, record.resourceType, record.properties, context),
+    );
+  }
+
+  private async run<T>(operation: Operation, logicalId: string, resourceType: string, physicalId: string | undefined, call: () => Promise<T>): Promise<T> {
+    try {
+      return await withRetry(call, {
+        ...this.options.retry,
+        isRetryable: isTransientAwsError,
+        onRetry: (err, attempt) => this.options.onRetry?.(logicalId, err, attempt),
+      });
+    } catch (err) {
+      throw describeFailure(err, operation, logicalId, resourceType, physicalId);
+    }
+  }
+}
+
+const ACCESS_DENIED = /AccessDenied|UnauthorizedOperation|AuthorizationError|NotAuthorized|Forbidden/i;
+const INVALID_INPUT = /Validation|InvalidParameter|InvalidRequest|InvalidInput|MalformedPolicy|BadRequest/i;
+
+/** A failure as the user sees it: what failed, the AWS error, and what to do. */
+export function describeFailure(
+  err: unknown,
+  operation: Operation,
+  logicalId: string,
+  resourceType: string,
+  physicalId?: string,
+): CdkdError {
+  const resource = { logicalId, resourceType, physicalId };
+  if (CdkdError.isCdkdError(err)) {
+    if (err instanceof ProvisioningError && !err.resource.logicalId) Object.assign(err.resource, resource);
+    return err;
+  }
+  const e = err as Error & { name?: string; $metadata?: { httpStatusCode?: number } };
+  const awsError = `${e?.name ?? 'Error'}: ${e?.message ?? String(err)}`;
+  let remedy: string;
+  if (ACCESS_DENIED.test(awsError)) {
+    remedy = `Grant the deploying principal permission for this ${resourceType} operation, then re-run.`;
+  } else if (INVALID_INPUT.test(awsError)) {
+    remedy = `Check ${logicalId}'s properties in the CDK app against the ${resourceType} documentation, then re-run.`;
+  } else if (isTransientAwsError(err)) {
+    remedy = 'AWS kept failing transiently after retries; re-run the command (finished resources are kept in state).';
+  } else {
+    remedy = 'Fix the cause and re-run; resources that finished are kept in state.';
+  }
+  return new ProvisioningError(`Failed to ${operation} ${logicalId} (${resourceType}): ${awsError}`, {
+    cause: err,
+    resource,
+    remedy,
+  });
+}
