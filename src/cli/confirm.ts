@@ -8,10 +8,13 @@ import { ValidationError } from '../util/errors';
 
 export async function confirmOrRefuse(question: string, forceFlag = '--force'): Promise<boolean> {
   if (!process.stdin.isTTY) {
-    throw new ValidationError(`${question} Refusing to proceed without confirmation: stdin is not a terminal.`, {
-      code: 'CONFIRMATION_REQUIRED',
-      remedy: `Pass ${forceFlag} to proceed without a prompt.`,
-    });
+    throw new ValidationError(
+      `${question} Refusing to proceed without confirmation: stdin is not a terminal.`,
+      {
+        code: 'CONFIRMATION_REQUIRED',
+        remedy: `Pass ${forceFlag} to proceed without a prompt.`,
+      },
+    );
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {

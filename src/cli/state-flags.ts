@@ -9,7 +9,8 @@ import type { ConfigFlags } from '../config/config';
 /** `--state-bucket`, `--state-prefix`. */
 export const stateFlags = {
   'state-bucket': Flags.string({
-    description: 'S3 bucket holding cdkd state (default: CDKD_STATE_BUCKET, cdk.json context.cdkd.stateBucket, then cdkd-state-<account>)',
+    description:
+      'S3 bucket holding cdkd state (default: CDKD_STATE_BUCKET, cdk.json context.cdkd.stateBucket, then cdkd-state-<account>)',
     helpGroup: 'STATE',
   }),
   'state-prefix': Flags.string({

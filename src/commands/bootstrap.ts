@@ -25,15 +25,27 @@ The state bucket (once per account) gets versioning, AES-256 encryption, a publi
       default: true,
       allowNo: true,
     }),
-    'asset-bucket': Flags.string({ description: 'Asset bucket name (default: cdkd-assets-<account>-<region>)' }),
-    'container-repo': Flags.string({ description: 'Container asset ECR repository name recorded in the marker (default: cdkd-container-assets-<account>-<region>)' }),
-    destroy: Flags.boolean({ description: "Tear down the region's asset storage and marker", default: false }),
+    'asset-bucket': Flags.string({
+      description: 'Asset bucket name (default: cdkd-assets-<account>-<region>)',
+    }),
+    'container-repo': Flags.string({
+      description:
+        'Container asset ECR repository name recorded in the marker (default: cdkd-container-assets-<account>-<region>)',
+    }),
+    destroy: Flags.boolean({
+      description: "Tear down the region's asset storage and marker",
+      default: false,
+    }),
     'include-state-bucket': Flags.boolean({
       description: 'With --destroy: also delete the state bucket (only when no stack remains)',
       default: false,
       dependsOn: ['destroy'],
     }),
-    force: Flags.boolean({ char: 'f', description: 'With --destroy: do not ask for confirmation', default: false }),
+    force: Flags.boolean({
+      char: 'f',
+      description: 'With --destroy: do not ask for confirmation',
+      default: false,
+    }),
   };
 
   async run(): Promise<BootstrapResult | DestroyBootstrapResult | { cancelled: true }> {
@@ -44,7 +56,9 @@ The state bucket (once per account) gets versioning, AES-256 encryption, a publi
     const region = store.factory.region;
 
     if (flags.destroy) {
-      const what = flags['include-state-bucket'] ? `the asset storage of ${region} and the state bucket ${store.bucket.name}` : `the asset storage of ${region}`;
+      const what = flags['include-state-bucket']
+        ? `the asset storage of ${region} and the state bucket ${store.bucket.name}`
+        : `the asset storage of ${region}`;
       if (!flags.force && !(await confirmOrRefuse(`Delete ${what}, with all their contents?`))) {
         logger.info('Cancelled; nothing was changed.');
         return { cancelled: true };

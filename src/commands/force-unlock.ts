@@ -11,7 +11,10 @@ export default class ForceUnlock extends CdkdCommand {
 For a lock left by a process that died (a killed CI job, say). Removing the lock of an operation that is still running lets a second writer in: check first.`;
 
   static override enableJsonFlag = true;
-  static override examples = ['<%= config.bin %> force-unlock MyStack', '<%= config.bin %> force-unlock MyStack --region eu-west-1'];
+  static override examples = [
+    '<%= config.bin %> force-unlock MyStack',
+    '<%= config.bin %> force-unlock MyStack --region eu-west-1',
+  ];
 
   static override args = { stack: Args.string({ description: 'Stack name', required: true }) };
   static override flags = { ...stateFlags };

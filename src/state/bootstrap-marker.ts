@@ -34,7 +34,10 @@ export function defaultContainerRepositoryName(accountId: string, region: string
 }
 
 /** The region's marker, or undefined when the region has not opted into cdkd asset storage. */
-export async function readBootstrapMarker(stateBucket: StateBucket, region: string): Promise<BootstrapMarker | undefined> {
+export async function readBootstrapMarker(
+  stateBucket: StateBucket,
+  region: string,
+): Promise<BootstrapMarker | undefined> {
   const key = bootstrapMarkerKey(region);
   const obj = await getObjectText(await stateBucket.client(), stateBucket.name, key);
   if (!obj) return undefined;

@@ -84,7 +84,8 @@ export async function ensureHardenedBucket(options: HardenBucketOptions): Promis
   } else {
     throw new ConfigError(`Cannot check bucket ${name}: ${describeAwsError(probe.error)}.`, {
       cause: probe.error,
-      remedy: 'cdkd bootstrap needs s3:GetBucketLocation, s3:CreateBucket and the s3:Put*/Get* bucket configuration actions.',
+      remedy:
+        'cdkd bootstrap needs s3:GetBucketLocation, s3:CreateBucket and the s3:Put*/Get* bucket configuration actions.',
     });
   }
 
@@ -96,7 +97,11 @@ export async function ensureHardenedBucket(options: HardenBucketOptions): Promis
   if (options.versioning) {
     const v = await retry(() => client.send(new GetBucketVersioningCommand(owner)));
     if (v.Status !== 'Enabled') {
-      await retry(() => client.send(new PutBucketVersioningCommand({ ...owner, VersioningConfiguration: { Status: 'Enabled' } })));
+      await retry(() =>
+        client.send(
+          new PutBucketVersioningCommand({ ...owner, VersioningConfiguration: { Status: 'Enabled' } }),
+        ),
+      );
       changes.push('versioning enabled');
     }
   }
@@ -113,7 +118,9 @@ export async function ensureHardenedBucket(options: HardenBucketOptions): Promis
       client.send(
         new PutBucketEncryptionCommand({
           ...owner,
-          ServerSideEncryptionConfiguration: { Rules: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+          ServerSideEncryptionConfiguration: {
+            Rules: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+          },
         }),
       ),
     );
@@ -122,7 +129,15 @@ export async function ensureHardenedBucket(options: HardenBucketOptions): Promis
 
   const pab = await readOrAbsent(() => client.send(new GetPublicAccessBlockCommand(owner)));
   const block = pab?.PublicAccessBlockConfiguration;
-  if (created || !(block?.BlockPublicAcls && block.IgnorePublicAcls && block.BlockPublicPolicy && block.RestrictPublicBuckets)) {
+  if (
+    created ||
+    !(
+      block?.BlockPublicAcls &&
+      block.IgnorePublicAcls &&
+      block.BlockPublicPolicy &&
+      block.RestrictPublicBuckets
+    )
+  ) {
     await retry(() =>
       client.send(
         new PutPublicAccessBlockCommand({
@@ -140,7 +155,10 @@ export async function ensureHardenedBucket(options: HardenBucketOptions): Promis
   }
 
   const policy = await readOrAbsent(() => client.send(new GetBucketPolicyCommand(owner)));
-  const merged = mergeAccountOnlyPolicy(policy?.Policy, accountOnlyPolicy(name, accountId, options.partition));
+  const merged = mergeAccountOnlyPolicy(
+    policy?.Policy,
+    accountOnlyPolicy(name, accountId, options.partition),
+  );
   if (merged) {
     await retry(() => client.send(new PutBucketPolicyCommand({ ...owner, Policy: JSON.stringify(merged) })));
     changes.push('account-only bucket policy applied');
@@ -149,13 +167,20 @@ export async function ensureHardenedBucket(options: HardenBucketOptions): Promis
 }
 
 /** True when this call created it; false when it already existed (a concurrent bootstrap, say). */
-async function createBucket(client: S3Client, name: string, region: string, accountId: string): Promise<boolean> {
+async function createBucket(
+  client: S3Client,
+  name: string,
+  region: string,
+  accountId: string,
+): Promise<boolean> {
   try {
     await client.send(
       new CreateBucketCommand({
         Bucket: name,
         // us-east-1 is the one region that refuses an explicit LocationConstraint.
-        ...(region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: region as BucketLocationConstraint } }),
+        ...(region === 'us-east-1'
+          ? {}
+          : { CreateBucketConfiguration: { LocationConstraint: region as BucketLocationConstraint } }),
       }),
     );
     return true;
@@ -181,7 +206,11 @@ async function readOrAbsent<T>(op: () => Promise<T>): Promise<T | undefined> {
     const code = s3ErrorCode(err) ?? '';
     if (
       httpStatus(err) === 404 ||
-      ['ServerSideEncryptionConfigurationNotFoundError', 'NoSuchPublicAccessBlockConfiguration', 'NoSuchBucketPolicy'].includes(code)
+      [
+        'ServerSideEncryptionConfigurationNotFoundError',
+        'NoSuchPublicAccessBlockConfiguration',
+        'NoSuchBucketPolicy',
+      ].includes(code)
     ) {
       return undefined;
     }
@@ -222,7 +251,12 @@ export async function bootstrap(options: BootstrapOptions): Promise<BootstrapRes
   const common = { factory, accountId: identity.account, partition: identity.partition, logger, region };
 
   const stateReport = await ensureHardenedBucket({ ...common, name: stateBucket.name, versioning: true });
-  const result: BootstrapResult = { account: identity.account, region, stateBucket: stateReport, changed: false };
+  const result: BootstrapResult = {
+    account: identity.account,
+    region,
+    stateBucket: stateReport,
+    changed: false,
+  };
 
   if (options.assets ?? true) {
     const assetBucket = options.assetBucketName ?? defaultAssetBucketName(identity.account, region);
@@ -234,7 +268,8 @@ export async function bootstrap(options: BootstrapOptions): Promise<BootstrapRes
       version: BOOTSTRAP_MARKER_VERSION,
       region,
       assetBucket,
-      containerRepository: options.containerRepositoryName ?? defaultContainerRepositoryName(identity.account, region),
+      containerRepository:
+        options.containerRepositoryName ?? defaultContainerRepositoryName(identity.account, region),
       createdAt: (options.now?.() ?? new Date()).toISOString(),
     };
     const existing = await readBootstrapMarker(stateBucket, region).catch(() => undefined);
@@ -315,7 +350,10 @@ export async function destroyBootstrap(options: DestroyBootstrapOptions): Promis
   result.containerRepository = marker?.containerRepository;
   const assetProbe = await probeBucket(factory, assetBucket);
   if (assetProbe.exists === true) {
-    const objectsDeleted = await deleteBucketAndContents(factory.get(S3Client, { region: assetProbe.region }), assetBucket);
+    const objectsDeleted = await deleteBucketAndContents(
+      factory.get(S3Client, { region: assetProbe.region }),
+      assetBucket,
+    );
     forgetBucketRegion(assetBucket);
     result.assetBucket = { name: assetBucket, objectsDeleted };
     logger.debug(`Deleted asset bucket ${assetBucket} (${objectsDeleted} object version(s)).`);
@@ -327,7 +365,13 @@ export async function destroyBootstrap(options: DestroyBootstrapOptions): Promis
     // Deleted last (after the storage it names), and its versions purged.
     await stateClient.send(new DeleteObjectCommand({ Bucket: stateBucket.name, Key: markerKey }));
     result.markerDeleted = true;
-    await purgeAndReport({ client: stateClient, bucket: stateBucket.name, keys: [markerKey], kind: 'bootstrap-marker', logger });
+    await purgeAndReport({
+      client: stateClient,
+      bucket: stateBucket.name,
+      keys: [markerKey],
+      kind: 'bootstrap-marker',
+      logger,
+    });
   }
 
   if (options.includeStateBucket) {
@@ -360,13 +404,18 @@ export async function deleteBucketAndContents(client: S3Client, bucket: string):
       .filter((v) => v.Key)
       .map((v) => ({ Key: v.Key!, VersionId: v.VersionId }));
     if (ids.length === 0) break;
-    const out = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: ids, Quiet: true } }));
+    const out = await client.send(
+      new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: ids, Quiet: true } }),
+    );
     const errors = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchVersion');
     if (errors.length > 0) {
       const first = errors[0];
       throw new ConfigError(
         `Could not empty bucket ${bucket}: ${errors.length} object version(s) refused, e.g. ${first.Key} (${first.Code}: ${first.Message}).`,
-        { remedy: 'Grant s3:ListBucketVersions, s3:DeleteObject and s3:DeleteObjectVersion on the bucket, or empty it by hand.' },
+        {
+          remedy:
+            'Grant s3:ListBucketVersions, s3:DeleteObject and s3:DeleteObjectVersion on the bucket, or empty it by hand.',
+        },
       );
     }
     deleted += ids.length;

@@ -26,7 +26,11 @@ export interface PolicyDocument {
 }
 
 /** The two Deny statements for a bucket. */
-export function accountOnlyStatements(bucket: string, accountId: string, partition = 'aws'): PolicyStatement[] {
+export function accountOnlyStatements(
+  bucket: string,
+  accountId: string,
+  partition = 'aws',
+): PolicyStatement[] {
   const resources = [`arn:${partition}:s3:::${bucket}`, `arn:${partition}:s3:::${bucket}/*`];
   return [
     {
@@ -57,7 +61,10 @@ export function accountOnlyPolicy(bucket: string, accountId: string, partition =
  * undefined when the bucket has none) keeps every statement that is not cdkd's.
  * Returns undefined when `existing` already has them exactly.
  */
-export function mergeAccountOnlyPolicy(existing: string | undefined, wanted: PolicyDocument): PolicyDocument | undefined {
+export function mergeAccountOnlyPolicy(
+  existing: string | undefined,
+  wanted: PolicyDocument,
+): PolicyDocument | undefined {
   if (existing === undefined || existing.trim() === '') return wanted;
   let doc: Partial<PolicyDocument>;
   try {
@@ -65,7 +72,11 @@ export function mergeAccountOnlyPolicy(existing: string | undefined, wanted: Pol
   } catch {
     return wanted;
   }
-  const current = Array.isArray(doc.Statement) ? doc.Statement : doc.Statement ? [doc.Statement as PolicyStatement] : [];
+  const current = Array.isArray(doc.Statement)
+    ? doc.Statement
+    : doc.Statement
+      ? [doc.Statement as PolicyStatement]
+      : [];
   const ours = new Set(wanted.Statement.map((s) => s.Sid));
   const upToDate = wanted.Statement.every((w) => current.some((c) => c.Sid === w.Sid && sameJson(c, w)));
   if (upToDate) return undefined;

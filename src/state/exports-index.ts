@@ -46,7 +46,10 @@ export interface ExportsIndexStoreOptions {
 }
 
 /** The index entries a stack's state publishes: its importable outputs (see {@link importableOutputKeys}). */
-export function exportsOfState(state: Pick<StackState, 'stackName' | 'region' | 'outputs' | 'exportNames'>, region: string): Record<string, ExportEntry> {
+export function exportsOfState(
+  state: Pick<StackState, 'stackName' | 'region' | 'outputs' | 'exportNames'>,
+  region: string,
+): Record<string, ExportEntry> {
   const out: Record<string, ExportEntry> = {};
   for (const name of importableOutputKeys(state)) {
     out[name] = { value: state.outputs[name], producerStack: state.stackName, producerRegion: region };
@@ -62,6 +65,8 @@ export class ExportsIndexStore {
   private readonly baseDelayMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  /** The index last read or written per region: one GET per region per invocation for lookups. */
+  private readonly cache = new Map<string, ExportsIndex>();
 
   constructor(
     private readonly bucket: StateBucket,
@@ -79,18 +84,25 @@ export class ExportsIndexStore {
     return this.bucket.keys.exportsIndexKey(region);
   }
 
-  /** The region's index, rebuilt from the state files (and written) when absent or corrupt. */
+  /** The region's index, rebuilt from the state files (and written) when absent or corrupt. Always reads S3. */
   async read(region: string): Promise<ExportsIndex> {
     const stored = await this.readStored(region);
-    if (stored.index) return stored.index;
-    const rebuilt = await this.buildFromState(region);
-    await this.write(region, rebuilt, stored.etag).catch((err) => this.warnWriteFailed(region, err));
-    return rebuilt;
+    let index = stored.index;
+    if (!index) {
+      index = await this.buildFromState(region);
+      await this.write(region, index, stored.etag).catch((err) => this.warnWriteFailed(region, err));
+    }
+    this.cache.set(region, index);
+    return index;
   }
 
-  /** The entry of one export, if the index has it. */
+  /**
+   * The entry of one export, if the index has it. Served from the index this
+   * store last read or wrote for the region; the first lookup reads it.
+   */
   async lookup(region: string, exportName: string): Promise<ExportEntry | undefined> {
-    return (await this.read(region)).exports[exportName];
+    const index = this.cache.get(region) ?? (await this.read(region));
+    return index.exports[exportName];
   }
 
   /** Adds or replaces one export (write-through after a state-file scan found it). Never throws. */
@@ -105,7 +117,10 @@ export class ExportsIndexStore {
    * when another stack already exports one of the names (the latest writer wins;
    * CloudFormation would refuse the second producer). Never throws.
    */
-  async updateStack(region: string, state: Pick<StackState, 'stackName' | 'region' | 'outputs' | 'exportNames'>): Promise<void> {
+  async updateStack(
+    region: string,
+    state: Pick<StackState, 'stackName' | 'region' | 'outputs' | 'exportNames'>,
+  ): Promise<void> {
     const entries = exportsOfState(state, region);
     await this.update(region, (index) => {
       removeProducer(index, state.stackName, region);
@@ -129,6 +144,7 @@ export class ExportsIndexStore {
     const index = await this.buildFromState(region);
     const stored = await this.readStored(region).catch(() => ({ index: undefined, etag: undefined }));
     await this.write(region, index, stored.etag).catch((err) => this.warnWriteFailed(region, err));
+    this.cache.set(region, index);
     return index;
   }
 
@@ -141,6 +157,7 @@ export class ExportsIndexStore {
         mutate(index);
         index.lastModified = this.now();
         await this.write(region, index, stored.etag);
+        this.cache.set(region, index);
         return;
       } catch (err) {
         const conflict = isPreconditionFailed(err) || isConditionalConflict(err) || isNoSuchKey(err);
@@ -159,7 +176,10 @@ export class ExportsIndexStore {
     const obj = await getObjectText(await this.bucket.client(), this.bucket.name, key);
     if (!obj) return {};
     const index = parseIndex(obj.body, region);
-    if (!index) this.logger.warn(`The exports index ${this.bucket.uri(key)} is corrupt; rebuilding it from the state files.`);
+    if (!index)
+      this.logger.warn(
+        `The exports index ${this.bucket.uri(key)} is corrupt; rebuilding it from the state files.`,
+      );
     return { index, etag: obj.etag };
   }
 
@@ -178,7 +198,12 @@ export class ExportsIndexStore {
 
   /** The index as the region's state files describe it; a duplicate export warns and the newest record wins. */
   private async buildFromState(region: string): Promise<ExportsIndex> {
-    const index: ExportsIndex = { indexVersion: EXPORTS_INDEX_VERSION, region, exports: {}, lastModified: this.now() };
+    const index: ExportsIndex = {
+      indexVersion: EXPORTS_INDEX_VERSION,
+      region,
+      exports: {},
+      lastModified: this.now(),
+    };
     const refs = (await this.backend.listStacks()).filter((r) => r.region === region);
     const states: StackState[] = [];
     for (const ref of refs) {
@@ -186,14 +211,17 @@ export class ExportsIndexStore {
         const record = await this.backend.getState(ref.stackName, ref.region);
         if (record) states.push(record.state);
       } catch (err) {
-        this.logger.warn(`Skipping ${ref.stackName} (${region}) while rebuilding the exports index: ${describeAwsError(err)}`);
+        this.logger.warn(
+          `Skipping ${ref.stackName} (${region}) while rebuilding the exports index: ${describeAwsError(err)}`,
+        );
       }
     }
     states.sort((a, b) => a.lastModified - b.lastModified);
     for (const state of states) {
       for (const [name, entry] of Object.entries(exportsOfState(state, region))) {
         const other = index.exports[name];
-        if (other) this.logger.warn(duplicateExportWarning(name, state.stackName, other.producerStack, region));
+        if (other)
+          this.logger.warn(duplicateExportWarning(name, state.stackName, other.producerStack, region));
         index.exports[name] = entry;
       }
     }
@@ -224,12 +252,19 @@ function duplicateExportWarning(name: string, stack: string, other: string, regi
 function parseIndex(body: string, region: string): ExportsIndex | undefined {
   try {
     const raw = JSON.parse(body) as Partial<ExportsIndex>;
-    if (typeof raw !== 'object' || raw === null || typeof raw.exports !== 'object' || raw.exports === null) return undefined;
+    if (typeof raw !== 'object' || raw === null || typeof raw.exports !== 'object' || raw.exports === null)
+      return undefined;
     if (raw.indexVersion !== EXPORTS_INDEX_VERSION) return undefined;
     for (const entry of Object.values(raw.exports)) {
-      if (typeof entry !== 'object' || entry === null || typeof entry.producerStack !== 'string') return undefined;
+      if (typeof entry !== 'object' || entry === null || typeof entry.producerStack !== 'string')
+        return undefined;
     }
-    return { indexVersion: EXPORTS_INDEX_VERSION, region, exports: raw.exports, lastModified: raw.lastModified ?? 0 };
+    return {
+      indexVersion: EXPORTS_INDEX_VERSION,
+      region,
+      exports: raw.exports,
+      lastModified: raw.lastModified ?? 0,
+    };
   } catch {
     return undefined;
   }

@@ -63,7 +63,10 @@ export function toLockSummary(lock: CurrentLock | undefined): LockSummary | null
  * too (resource count, last modified, lock, parent link); a record that cannot
  * be read is listed with its `error` rather than failing the listing.
  */
-export async function listStackSummaries(store: StateStore, options: { details?: boolean } = {}): Promise<StackSummary[]> {
+export async function listStackSummaries(
+  store: StateStore,
+  options: { details?: boolean } = {},
+): Promise<StackSummary[]> {
   const refs = await store.backend.listStacks();
   if (!options.details) return refs.map((r) => ({ ...r }));
   return mapWithConcurrency(refs, 8, async (ref): Promise<StackSummary> => {
@@ -95,7 +98,9 @@ export function buildStackTree(stacks: StackSummary[]): StackTreeNode[] {
   for (const s of stacks) nodes.set(id(s.stackName, s.region), { ...s, children: [] });
   const roots: StackTreeNode[] = [];
   for (const node of nodes.values()) {
-    const parent = node.parentStack ? nodes.get(id(node.parentStack, node.parentRegion ?? node.region)) : undefined;
+    const parent = node.parentStack
+      ? nodes.get(id(node.parentStack, node.parentRegion ?? node.region))
+      : undefined;
     if (parent && parent !== node) parent.children.push(node);
     else roots.push(node);
   }
@@ -159,7 +164,10 @@ export async function loadStackView(
 ): Promise<StackView> {
   const record = await store.backend.getState(stackName, region);
   if (!record) throw noState(store, stackName, region);
-  const view: StackView = { state: record.state, lock: toLockSummary(await store.locks.readLock(stackName, region)) };
+  const view: StackView = {
+    state: record.state,
+    lock: toLockSummary(await store.locks.readLock(stackName, region)),
+  };
   options.meta?.set(view, { key: record.key, sourceVersion: record.sourceVersion, legacy: record.legacy });
   if (options.nested) {
     view.children = [];
@@ -200,7 +208,10 @@ export interface StateInfo {
 
 export async function getStateInfo(store: StateStore): Promise<StateInfo> {
   const region = await store.bucket.regionInfo();
-  const [stacks, regions] = await Promise.all([store.backend.listStacks(), listBootstrappedRegions(store.bucket)]);
+  const [stacks, regions] = await Promise.all([
+    store.backend.listStacks(),
+    listBootstrappedRegions(store.bucket),
+  ]);
   return {
     bucket: store.bucket.name,
     bucketRegion: region.region,
@@ -229,13 +240,22 @@ export interface OrphanResult {
  * entries under the stack lock, without touching any AWS resource. Refuses while
  * another process holds the lock.
  */
-export async function orphanStack(store: StateStore, stackName: string, region: string): Promise<OrphanResult> {
-  const lock = await store.locks.acquire(stackName, region, { operation: 'state-orphan', retries: 0 }).catch((err: unknown) => {
-    if (CdkdError.isCdkdError(err) && err.code === 'LOCK_HELD') {
-      throw new LockError(`Refusing to orphan ${stackName} (${region}): ${err.message}`, { remedy: err.remedy, cause: err });
-    }
-    throw err;
-  });
+export async function orphanStack(
+  store: StateStore,
+  stackName: string,
+  region: string,
+): Promise<OrphanResult> {
+  const lock = await store.locks
+    .acquire(stackName, region, { operation: 'state-orphan', retries: 0 })
+    .catch((err: unknown) => {
+      if (CdkdError.isCdkdError(err) && err.code === 'LOCK_HELD') {
+        throw new LockError(`Refusing to orphan ${stackName} (${region}): ${err.message}`, {
+          remedy: err.remedy,
+          cause: err,
+        });
+      }
+      throw err;
+    });
   try {
     const record = await store.backend.getState(stackName, region);
     if (!record) throw noState(store, stackName, region);
@@ -247,7 +267,13 @@ export async function orphanStack(store: StateStore, stackName: string, region: 
     const journalRemoved = !!(await getObjectText(client, store.bucket.name, journalKey));
     if (journalRemoved) {
       await client.send(new DeleteObjectCommand({ Bucket: store.bucket.name, Key: journalKey }));
-      await purgeAndReport({ client, bucket: store.bucket.name, keys: [journalKey], kind: 'rollback-journal', logger: store.logger });
+      await purgeAndReport({
+        client,
+        bucket: store.bucket.name,
+        keys: [journalKey],
+        kind: 'rollback-journal',
+        logger: store.logger,
+      });
     }
 
     await store.exportsIndex.removeStack(region, stackName);

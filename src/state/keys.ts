@@ -119,7 +119,9 @@ export function s3Uri(bucket: string, key = ''): string {
 
 function checkStackName(stackName: string): string {
   if (!stackName || stackName.includes('/') || stackName === INDEX_DIR) {
-    throw new ValidationError(`Invalid stack name '${stackName}': a stack name is not empty and contains no '/'.`);
+    throw new ValidationError(
+      `Invalid stack name '${stackName}': a stack name is not empty and contains no '/'.`,
+    );
   }
   return stackName;
 }

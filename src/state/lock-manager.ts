@@ -25,7 +25,14 @@ import { LockError } from '../util/errors';
 import type { Logger } from '../util/io-host';
 import { sleep as defaultSleep } from '../util/retry';
 import { purgeAndReport } from './purge';
-import { describeAwsError, httpStatus, isAccessDenied, isConditionalConflict, isNoSuchKey, isPreconditionFailed } from './s3-errors';
+import {
+  describeAwsError,
+  httpStatus,
+  isAccessDenied,
+  isConditionalConflict,
+  isNoSuchKey,
+  isPreconditionFailed,
+} from './s3-errors';
 import { getObjectText } from './state-backend';
 import type { StateBucket } from './state-bucket';
 import type { LockInfo } from './types';
@@ -174,22 +181,45 @@ export class LockManager {
       const legacy = await getObjectText(client, this.bucket.name, legacyKey);
       if (legacy) {
         const info = parseLockInfo(legacy.body);
-        removed = { info, etag: legacy.etag, key: legacyKey, expired: isLockExpired(info as LockInfo, this.now()) };
+        removed = {
+          info,
+          etag: legacy.etag,
+          key: legacyKey,
+          expired: isLockExpired(info as LockInfo, this.now()),
+        };
         key = legacyKey;
       }
     }
     if (!removed) return undefined;
     await client.send(new DeleteObjectCommand({ Bucket: this.bucket.name, Key: key }));
-    this.logger.debug(`Removed the lock ${this.bucket.uri(key)} held by ${removed.info.owner ?? 'an unknown owner'}.`);
-    await purgeAndReport({ client, bucket: this.bucket.name, keys: [key], kind: 'lock', logger: this.logger, reportLevel: 'warn' });
+    this.logger.debug(
+      `Removed the lock ${this.bucket.uri(key)} held by ${removed.info.owner ?? 'an unknown owner'}.`,
+    );
+    await purgeAndReport({
+      client,
+      bucket: this.bucket.name,
+      keys: [key],
+      kind: 'lock',
+      logger: this.logger,
+      reportLevel: 'warn',
+    });
     return removed;
   }
 
-  private async attempt(stackName: string, region: string, operation: string | undefined): Promise<AttemptResult> {
+  private async attempt(
+    stackName: string,
+    region: string,
+    operation: string | undefined,
+  ): Promise<AttemptResult> {
     const client = await this.bucket.client();
     const key = this.bucket.keys.lockKey(stackName, region);
     const timestamp = this.now();
-    const info: LockInfo = { owner: this.owner, timestamp, expiresAt: timestamp + this.ttlMs, ...(operation ? { operation } : {}) };
+    const info: LockInfo = {
+      owner: this.owner,
+      timestamp,
+      expiresAt: timestamp + this.ttlMs,
+      ...(operation ? { operation } : {}),
+    };
     const body = JSON.stringify(info);
     let tookOver = false;
     let last: CurrentLock | undefined;
@@ -198,11 +228,24 @@ export class LockManager {
       for (let round = 0; round < 4; round++) {
         try {
           const out = await client.send(
-            new PutObjectCommand({ Bucket: this.bucket.name, Key: key, Body: body, ContentType: 'application/json', IfNoneMatch: '*' }),
+            new PutObjectCommand({
+              Bucket: this.bucket.name,
+              Key: key,
+              Body: body,
+              ContentType: 'application/json',
+              IfNoneMatch: '*',
+            }),
           );
           this.logger.debug(`Acquired the lock ${this.bucket.uri(key)} as ${this.owner}.`);
           const lock = new StackLock(
-            { bucket: this.bucket, client, logger: this.logger, now: this.now, ttlMs: this.ttlMs, renewEveryMs: this.renewEveryMs },
+            {
+              bucket: this.bucket,
+              client,
+              logger: this.logger,
+              now: this.now,
+              ttlMs: this.ttlMs,
+              renewEveryMs: this.renewEveryMs,
+            },
             { key, stackName, region, info, body, etag: out.ETag ?? '' },
           );
           this.held.set(key, lock);
@@ -219,7 +262,14 @@ export class LockManager {
     } finally {
       // After the re-acquire, so the takeover's delete marker goes with the reaped versions.
       if (tookOver) {
-        await purgeAndReport({ client, bucket: this.bucket.name, keys: [key], kind: 'lock', logger: this.logger, reportLevel: 'warn' });
+        await purgeAndReport({
+          client,
+          bucket: this.bucket.name,
+          keys: [key],
+          kind: 'lock',
+          logger: this.logger,
+          reportLevel: 'warn',
+        });
       }
     }
   }
@@ -227,7 +277,9 @@ export class LockManager {
   /** Deletes an expired lock, only if it is still the one judged expired. True when it was deleted. */
   private async takeOver(client: S3Client, expired: CurrentLock): Promise<boolean> {
     try {
-      await client.send(new DeleteObjectCommand({ Bucket: this.bucket.name, Key: expired.key, IfMatch: expired.etag }));
+      await client.send(
+        new DeleteObjectCommand({ Bucket: this.bucket.name, Key: expired.key, IfMatch: expired.etag }),
+      );
     } catch (err) {
       // Another process reaped or renewed it first: contention, judged on the next read.
       if (isPreconditionFailed(err) || isNoSuchKey(err) || isConditionalConflict(err)) return false;
@@ -372,14 +424,22 @@ export class StackLock {
     const body = JSON.stringify(next);
     try {
       const out = await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucketName, Key: this.key, Body: body, ContentType: 'application/json', IfMatch: this.etag }),
+        new PutObjectCommand({
+          Bucket: this.bucketName,
+          Key: this.key,
+          Body: body,
+          ContentType: 'application/json',
+          IfMatch: this.etag,
+        }),
       );
       this.adopt(next, body, out.ETag ?? '');
       return;
     } catch (err) {
       if (!isPreconditionFailed(err) && !isNoSuchKey(err)) {
         this.rememberUnconfirmed(body);
-        this.logger.debug(`Renewing the lock ${this.uri()} failed (${describeAwsError(err)}); retrying at the next renewal.`);
+        this.logger.debug(
+          `Renewing the lock ${this.uri()} failed (${describeAwsError(err)}); retrying at the next renewal.`,
+        );
         this.warnIfDeadlinePassed(t);
         return;
       }
@@ -457,7 +517,14 @@ export class StackLock {
         return;
       }
       if (await this.deleteOwnLock()) {
-        await purgeAndReport({ client: this.client, bucket: this.bucketName, keys: [this.key], kind: 'lock', logger: this.logger, reportLevel: 'debug' });
+        await purgeAndReport({
+          client: this.client,
+          bucket: this.bucketName,
+          keys: [this.key],
+          kind: 'lock',
+          logger: this.logger,
+          reportLevel: 'debug',
+        });
       }
     } catch (err) {
       this.logger.warn(
@@ -470,12 +537,16 @@ export class StackLock {
   /** True when the lock is gone afterwards (deleted here, or already deleted). */
   private async deleteOwnLock(): Promise<boolean> {
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucketName, Key: this.key, IfMatch: this.etag }));
+      await this.client.send(
+        new DeleteObjectCommand({ Bucket: this.bucketName, Key: this.key, IfMatch: this.etag }),
+      );
       this.logger.debug(`Released the lock ${this.uri()}.`);
       return true;
     } catch (err) {
       if (isNoSuchKey(err)) {
-        this.logger.warn(`The lock ${this.uri()} was already removed by another process (cdkd force-unlock?).`);
+        this.logger.warn(
+          `The lock ${this.uri()} was already removed by another process (cdkd force-unlock?).`,
+        );
         return true;
       }
       if (isPreconditionFailed(err)) {
@@ -489,7 +560,8 @@ export class StackLock {
       const status = httpStatus(err);
       // 403 (a policy without s3:GetObject cannot evaluate If-Match) and 501 (an endpoint
       // without conditional deletes) are the only failures that drop the condition.
-      if (status === 501 || (status === 403 && isAccessDenied(err))) return this.deleteAfterOwnershipCheck(err);
+      if (status === 501 || (status === 403 && isAccessDenied(err)))
+        return this.deleteAfterOwnershipCheck(err);
       throw err;
     }
   }

@@ -55,7 +55,8 @@ export async function migrateLegacyStateBucket(options: MigrateOptions): Promise
   if (sourceProbe.exists === false) {
     throw new ValidationError(`There is no legacy state bucket ${source} to migrate.`, {
       code: 'LEGACY_BUCKET_NOT_FOUND',
-      remedy: 'Check --region: it names the region in the legacy bucket name (cdkd-state-{account}-{region}).',
+      remedy:
+        'Check --region: it names the region in the legacy bucket name (cdkd-state-{account}-{region}).',
     });
   }
   if (sourceProbe.exists !== true) throw sourceProbe.error;
@@ -68,13 +69,19 @@ export async function migrateLegacyStateBucket(options: MigrateOptions): Promise
       `Refusing to migrate ${source}: ${locks.length} lock(s) exist (${locks.slice(0, 5).join(', ')}${locks.length > 5 ? ', ...' : ''}); a deploy or destroy may be running.`,
       {
         code: 'MIGRATE_LOCKS_PRESENT',
-        remedy: 'Wait for it to finish, or remove a stale lock with `cdkd force-unlock <stack> --region <region> --state-bucket ' + source + '`.',
+        remedy:
+          'Wait for it to finish, or remove a stale lock with `cdkd force-unlock <stack> --region <region> --state-bucket ' +
+          source +
+          '`.',
       },
     );
   }
 
   const destProbe = await probeBucket(factory, destination);
-  const destExisting = destProbe.exists === true ? new Set(await listKeys(factory.get(S3Client, { region: destProbe.region }), destination, '')) : new Set<string>();
+  const destExisting =
+    destProbe.exists === true
+      ? new Set(await listKeys(factory.get(S3Client, { region: destProbe.region }), destination, ''))
+      : new Set<string>();
   const copied = sourceKeys.filter((k) => !destExisting.has(k));
   const skipped = sourceKeys.filter((k) => destExisting.has(k));
   const result: MigrateResult = {
@@ -126,7 +133,10 @@ export async function migrateLegacyStateBucket(options: MigrateOptions): Promise
   if (missing.length > 0) {
     throw new ValidationError(
       `Verification failed: ${missing.length} object(s) of ${source} are not in ${destination} (${missing.slice(0, 5).join(', ')}). The source was left as it is.`,
-      { code: 'MIGRATE_VERIFY_FAILED', remedy: 'Re-run `cdkd state migrate`; it copies only what is missing.' },
+      {
+        code: 'MIGRATE_VERIFY_FAILED',
+        remedy: 'Re-run `cdkd state migrate`; it copies only what is missing.',
+      },
     );
   }
 

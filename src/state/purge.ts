@@ -18,11 +18,7 @@ import { s3ErrorCode } from './s3-errors';
 
 /** The kinds of object cdkd purges; each names itself in the warning. */
 export type PurgeObjectKind =
-  | 'lock'
-  | 'rollback-journal'
-  | 'custom-resource-response'
-  | 'transient-template'
-  | 'bootstrap-marker';
+  'lock' | 'rollback-journal' | 'custom-resource-response' | 'transient-template' | 'bootstrap-marker';
 
 /** What an object's previous versions hold, for the warning's parenthetical. */
 export const PURGE_OBJECT_DESCRIPTIONS: Record<PurgeObjectKind, string> = {
@@ -32,7 +28,8 @@ export const PURGE_OBJECT_DESCRIPTIONS: Record<PurgeObjectKind, string> = {
   'custom-resource-response':
     "a custom-resource response object, which holds the handler's full cfn-response, `Data` included",
   'transient-template': 'the transient CloudFormation template, which holds the template body',
-  'bootstrap-marker': 'the bootstrap marker, which names the asset bucket and container repository; no secret',
+  'bootstrap-marker':
+    'the bootstrap marker, which names the asset bucket and container repository; no secret',
 };
 
 /** One key the purge could not finish. */
@@ -58,7 +55,11 @@ export interface PurgeResult {
 const DELETE_BATCH = 1000;
 
 /** Removes every noncurrent version and noncurrent delete marker of each key. Never throws. */
-export async function purgeNoncurrentVersions(client: S3Client, bucket: string, keys: string[]): Promise<PurgeResult> {
+export async function purgeNoncurrentVersions(
+  client: S3Client,
+  bucket: string,
+  keys: string[],
+): Promise<PurgeResult> {
   const result: PurgeResult = { purgedKeys: [], versionsDeleted: 0, failures: [] };
   for (const key of [...new Set(keys)]) {
     const failure = await purgeKey(client, bucket, key, result);
@@ -68,12 +69,22 @@ export async function purgeNoncurrentVersions(client: S3Client, bucket: string, 
   return result;
 }
 
-async function purgeKey(client: S3Client, bucket: string, key: string, result: PurgeResult): Promise<PurgeFailure | undefined> {
+async function purgeKey(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  result: PurgeResult,
+): Promise<PurgeFailure | undefined> {
   let noncurrent: ObjectIdentifier[];
   try {
     noncurrent = await listNoncurrentVersions(client, bucket, key);
   } catch (err) {
-    return { key, code: s3ErrorCode(err) ?? 'Error', action: 's3:ListBucketVersions', message: (err as Error)?.message };
+    return {
+      key,
+      code: s3ErrorCode(err) ?? 'Error',
+      action: 's3:ListBucketVersions',
+      message: (err as Error)?.message,
+    };
   }
   let failure: PurgeFailure | undefined;
   for (let i = 0; i < noncurrent.length; i += DELETE_BATCH) {
@@ -90,23 +101,38 @@ async function purgeKey(client: S3Client, bucket: string, key: string, result: P
       }
       result.versionsDeleted += batch.length - errors.filter((e) => e.Code !== 'NoSuchVersion').length;
     } catch (err) {
-      failure ??= { key, code: s3ErrorCode(err) ?? 'Error', action: 's3:DeleteObjectVersion', message: (err as Error)?.message };
+      failure ??= {
+        key,
+        code: s3ErrorCode(err) ?? 'Error',
+        action: 's3:DeleteObjectVersion',
+        message: (err as Error)?.message,
+      };
     }
   }
   return failure;
 }
 
 /** Every noncurrent version and noncurrent delete marker of exactly `key`. */
-async function listNoncurrentVersions(client: S3Client, bucket: string, key: string): Promise<ObjectIdentifier[]> {
+async function listNoncurrentVersions(
+  client: S3Client,
+  bucket: string,
+  key: string,
+): Promise<ObjectIdentifier[]> {
   const found: ObjectIdentifier[] = [];
   let keyMarker: string | undefined;
   let versionIdMarker: string | undefined;
   for (;;) {
     const page = await client.send(
-      new ListObjectVersionsCommand({ Bucket: bucket, Prefix: key, KeyMarker: keyMarker, VersionIdMarker: versionIdMarker }),
+      new ListObjectVersionsCommand({
+        Bucket: bucket,
+        Prefix: key,
+        KeyMarker: keyMarker,
+        VersionIdMarker: versionIdMarker,
+      }),
     );
     for (const v of [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]) {
-      if (v.Key === key && v.IsLatest !== true && v.VersionId) found.push({ Key: key, VersionId: v.VersionId });
+      if (v.Key === key && v.IsLatest !== true && v.VersionId)
+        found.push({ Key: key, VersionId: v.VersionId });
     }
     if (!page.IsTruncated) return found;
     keyMarker = page.NextKeyMarker;
@@ -124,13 +150,18 @@ const NAMED_KEYS = 5;
  * Names the bucket, up to five keys with the refused action, what the previous
  * versions hold, and the two grants.
  */
-export function formatPurgeWarning(bucket: string, result: PurgeResult, kind: PurgeObjectKind): string | undefined {
+export function formatPurgeWarning(
+  bucket: string,
+  result: PurgeResult,
+  kind: PurgeObjectKind,
+): string | undefined {
   if (result.failures.length === 0) return undefined;
   const named = result.failures
     .slice(0, NAMED_KEYS)
     .map((f) => `${f.key} (${f.code}: ${f.action})`)
     .join(', ');
-  const more = result.failures.length > NAMED_KEYS ? ` (and ${result.failures.length - NAMED_KEYS} more)` : '';
+  const more =
+    result.failures.length > NAMED_KEYS ? ` (and ${result.failures.length - NAMED_KEYS} more)` : '';
   return (
     `Could not purge noncurrent versions of ${result.failures.length} key(s) in s3://${bucket}. ` +
     `Their previous versions survive and remain readable via GetObject with a VersionId ` +

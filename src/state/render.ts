@@ -4,7 +4,14 @@
  * `JSON.stringify` so an array output never reads like a comma-joined string.
  */
 import type { BootstrapResult, DestroyBootstrapResult } from './bootstrap';
-import type { LockSummary, StackSummary, StackTreeNode, StackView, StackViewMeta, StateInfo } from './inspect';
+import type {
+  LockSummary,
+  StackSummary,
+  StackTreeNode,
+  StackView,
+  StackViewMeta,
+  StateInfo,
+} from './inspect';
 import type { ResourceState } from './types';
 
 /** A value as one line: strings as they are, everything else as JSON. */
@@ -26,7 +33,8 @@ function iso(ms: number | undefined): string {
 export function formatLock(lock: LockSummary | null | undefined): string {
   if (!lock) return 'unlocked';
   const what = lock.operation ? ` (${lock.operation})` : '';
-  if (lock.expired) return `expired lock of ${lock.owner ?? 'unknown owner'}${what}, expired ${iso(lock.expiresAt)}`;
+  if (lock.expired)
+    return `expired lock of ${lock.owner ?? 'unknown owner'}${what}, expired ${iso(lock.expiresAt)}`;
   return `locked by ${lock.owner ?? 'unknown owner'}${what} since ${iso(lock.timestamp)}, expires ${iso(lock.expiresAt)}`;
 }
 
@@ -111,17 +119,26 @@ export function renderStackView(view: StackView, meta?: Map<StackView, StackView
   }
   lines.push(`Last modified: ${iso(s.lastModified)}`);
   lines.push(`Lock: ${formatLock(view.lock)}`);
-  if (s.parentStack) lines.push(`Parent: ${s.parentStack} (${s.parentRegion ?? s.region}), logical id ${s.parentLogicalId ?? '-'}`);
+  if (s.parentStack)
+    lines.push(
+      `Parent: ${s.parentStack} (${s.parentRegion ?? s.region}), logical id ${s.parentLogicalId ?? '-'}`,
+    );
   const outputs = renderRecord('Outputs', s.outputs, '');
   lines.push(...(outputs.length ? outputs : ['Outputs: (none)']));
   lines.push(
     `Exports: ${s.exportNames === undefined ? '(not recorded; every output is importable)' : s.exportNames.length ? s.exportNames.join(', ') : '(none)'}`,
   );
   if (s.imports?.length) {
-    lines.push('Imports:', ...s.imports.map((i) => `  ${i.exportName} from ${i.sourceStack} (${i.sourceRegion})`));
+    lines.push(
+      'Imports:',
+      ...s.imports.map((i) => `  ${i.exportName} from ${i.sourceStack} (${i.sourceRegion})`),
+    );
   }
   if (s.outputReads?.length) {
-    lines.push('Output reads:', ...s.outputReads.map((o) => `  ${o.outputName} from ${o.sourceStack} (${o.sourceRegion})`));
+    lines.push(
+      'Output reads:',
+      ...s.outputReads.map((o) => `  ${o.outputName} from ${o.sourceStack} (${o.sourceRegion})`),
+    );
   }
   const resources = Object.entries(s.resources);
   lines.push(`Resources (${resources.length}):`);
@@ -165,16 +182,26 @@ export function renderBootstrapResult(r: BootstrapResult): string[] {
       `Container assets need the ECR repository ${r.marker.marker.containerRepository}; cdkd does not create it yet.`,
     );
   }
-  lines.push(r.changed ? 'Bootstrap complete.' : 'Nothing to do: everything was already bootstrapped; no changes made.');
+  lines.push(
+    r.changed
+      ? 'Bootstrap complete.'
+      : 'Nothing to do: everything was already bootstrapped; no changes made.',
+  );
   return lines;
 }
 
 export function renderDestroyBootstrapResult(r: DestroyBootstrapResult, stateBucket: string): string[] {
   const lines: string[] = [];
-  lines.push(r.assetBucket ? `Deleted asset bucket ${r.assetBucket.name}.` : `No asset bucket for ${r.region}.`);
-  lines.push(r.markerDeleted ? `Deleted the bootstrap marker of ${r.region}.` : `No bootstrap marker for ${r.region}.`);
+  lines.push(
+    r.assetBucket ? `Deleted asset bucket ${r.assetBucket.name}.` : `No asset bucket for ${r.region}.`,
+  );
+  lines.push(
+    r.markerDeleted ? `Deleted the bootstrap marker of ${r.region}.` : `No bootstrap marker for ${r.region}.`,
+  );
   if (r.containerRepository) {
-    lines.push(`The ECR repository ${r.containerRepository} is not managed by cdkd; delete it yourself if you created it.`);
+    lines.push(
+      `The ECR repository ${r.containerRepository} is not managed by cdkd; delete it yourself if you created it.`,
+    );
   }
   if (r.stateBucketDeleted) lines.push(`Deleted state bucket ${stateBucket}.`);
   return lines;

@@ -59,21 +59,28 @@ export function parseStackState(body: string, location: StateLocation): ParsedSt
 
   const version = raw.version;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < OLDEST_STATE_SCHEMA_VERSION) {
-    throw corrupt(`'version' must be an integer from ${OLDEST_STATE_SCHEMA_VERSION}, got ${JSON.stringify(version)}`);
+    throw corrupt(
+      `'version' must be an integer from ${OLDEST_STATE_SCHEMA_VERSION}, got ${JSON.stringify(version)}`,
+    );
   }
   if (version > STATE_SCHEMA_VERSION) {
     throw new UnsupportedStateVersionError(
       `Unsupported state schema version ${version} in ${where}: this cdkd reads versions ` +
         `${OLDEST_STATE_SCHEMA_VERSION} to ${STATE_SCHEMA_VERSION}. Upgrade cdkd.`,
-      { remedy: 'The file was written by a newer cdkd. Install that version (or newer) to read and update this stack.' },
+      {
+        remedy:
+          'The file was written by a newer cdkd. Install that version (or newer) to read and update this stack.',
+      },
     );
   }
   if (typeof raw.stackName !== 'string' || raw.stackName === '') throw corrupt("'stackName' is missing");
   if (raw.region !== undefined && typeof raw.region !== 'string') throw corrupt("'region' is not a string");
-  if (version >= 2 && !raw.region) throw corrupt(`'region' is required from schema version 2 (file has version ${version})`);
+  if (version >= 2 && !raw.region)
+    throw corrupt(`'region' is required from schema version 2 (file has version ${version})`);
   if (!isObject(raw.resources)) throw corrupt("'resources' is not an object");
   if (raw.outputs !== undefined && !isObject(raw.outputs)) throw corrupt("'outputs' is not an object");
-  if (raw.lastModified !== undefined && typeof raw.lastModified !== 'number') throw corrupt("'lastModified' is not a number");
+  if (raw.lastModified !== undefined && typeof raw.lastModified !== 'number')
+    throw corrupt("'lastModified' is not a number");
   for (const field of ['imports', 'outputReads', 'exportNames'] as const) {
     if (raw[field] !== undefined && !Array.isArray(raw[field])) throw corrupt(`'${field}' is not an array`);
   }
@@ -84,12 +91,17 @@ export function parseStackState(body: string, location: StateLocation): ParsedSt
   const resources: Record<string, ResourceState> = {};
   for (const [logicalId, value] of Object.entries(raw.resources)) {
     if (!isObject(value)) throw corrupt(`resource '${logicalId}' is not an object`);
-    if (typeof value.physicalId !== 'string') throw corrupt(`resource '${logicalId}' has no 'physicalId' string`);
-    if (typeof value.resourceType !== 'string') throw corrupt(`resource '${logicalId}' has no 'resourceType' string`);
+    if (typeof value.physicalId !== 'string')
+      throw corrupt(`resource '${logicalId}' has no 'physicalId' string`);
+    if (typeof value.resourceType !== 'string')
+      throw corrupt(`resource '${logicalId}' has no 'resourceType' string`);
     if (value.properties !== undefined && !isObject(value.properties)) {
       throw corrupt(`resource '${logicalId}' has 'properties' that is not an object`);
     }
-    resources[logicalId] = { ...value, properties: (value.properties as Record<string, unknown>) ?? {} } as ResourceState;
+    resources[logicalId] = {
+      ...value,
+      properties: (value.properties as Record<string, unknown>) ?? {},
+    } as ResourceState;
   }
 
   const state = {

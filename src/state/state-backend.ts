@@ -8,7 +8,12 @@
  * region matches; the next save writes the region-scoped key and then deletes
  * the legacy one (its history is kept: state versions are the recovery path).
  */
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { StateConflictError, ValidationError } from '../util/errors';
 import type { Logger } from '../util/io-host';
@@ -54,7 +59,11 @@ export interface ObjectBody {
 }
 
 /** Reads an object's body and ETag; undefined when the key does not exist. */
-export async function getObjectText(client: S3Client, bucket: string, key: string): Promise<ObjectBody | undefined> {
+export async function getObjectText(
+  client: S3Client,
+  bucket: string,
+  key: string,
+): Promise<ObjectBody | undefined> {
   try {
     const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const body = (await out.Body?.transformToString('utf-8')) ?? '';
@@ -70,7 +79,9 @@ export async function listKeys(client: S3Client, bucket: string, prefix: string)
   const keys: string[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+    );
     for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -116,9 +127,16 @@ export class S3StateBackend {
    * no state yet. Throws {@link StateConflictError} when the stored record is not
    * that one any more (or, for a new stack, when one appeared meanwhile).
    */
-  async saveState(stackName: string, region: string, state: StackState, expectedEtag?: string): Promise<SaveStateResult> {
+  async saveState(
+    stackName: string,
+    region: string,
+    state: StackState,
+    expectedEtag?: string,
+  ): Promise<SaveStateResult> {
     if (state.stackName !== stackName) {
-      throw new ValidationError(`Cannot save the state of stack '${state.stackName}' as stack '${stackName}'.`);
+      throw new ValidationError(
+        `Cannot save the state of stack '${state.stackName}' as stack '${stackName}'.`,
+      );
     }
     const key = this.bucket.keys.stateKey(stackName, region);
     const body = serializeStackState({ ...state, region });
@@ -127,12 +145,22 @@ export class S3StateBackend {
     const legacyEtag = this.legacyReads.get(id);
     const migrating = expectedEtag !== undefined && expectedEtag === legacyEtag;
     // A migrating save creates the region-scoped key: nothing may be there yet.
-    const condition = expectedEtag === undefined || migrating ? { IfNoneMatch: '*' } : { IfMatch: expectedEtag };
+    const condition =
+      expectedEtag === undefined || migrating ? { IfNoneMatch: '*' } : { IfMatch: expectedEtag };
 
     let etag: string;
     try {
       const out = await withRetry(
-        () => client.send(new PutObjectCommand({ Bucket: this.bucket.name, Key: key, Body: body, ContentType: 'application/json', ...condition })),
+        () =>
+          client.send(
+            new PutObjectCommand({
+              Bucket: this.bucket.name,
+              Key: key,
+              Body: body,
+              ContentType: 'application/json',
+              ...condition,
+            }),
+          ),
         { isRetryable: retryConditional },
       );
       etag = out.ETag ?? '';
@@ -165,18 +193,25 @@ export class S3StateBackend {
     }
     try {
       await client.send(
-        new DeleteObjectCommand({ Bucket: this.bucket.name, Key: key, ...(expectedEtag ? { IfMatch: expectedEtag } : {}) }),
+        new DeleteObjectCommand({
+          Bucket: this.bucket.name,
+          Key: key,
+          ...(expectedEtag ? { IfMatch: expectedEtag } : {}),
+        }),
       );
     } catch (err) {
       if (isNoSuchKey(err)) return;
-      if (isPreconditionFailed(err) || isConditionalConflict(err)) throw this.conflict(stackName, region, key, false, err);
+      if (isPreconditionFailed(err) || isConditionalConflict(err))
+        throw this.conflict(stackName, region, key, false, err);
       throw err;
     }
     // A legacy record for this region is the same stack's state: remove it too.
     const legacyKey = this.bucket.keys.legacyStateKey(stackName);
     const legacy = await getObjectText(client, this.bucket.name, legacyKey);
     if (legacy && legacyRegion(legacy.body) === region) {
-      await client.send(new DeleteObjectCommand({ Bucket: this.bucket.name, Key: legacyKey, IfMatch: legacy.etag }));
+      await client.send(
+        new DeleteObjectCommand({ Bucket: this.bucket.name, Key: legacyKey, IfMatch: legacy.etag }),
+      );
     }
   }
 
@@ -191,7 +226,11 @@ export class S3StateBackend {
     const legacyKeys: { stackName: string; key: string }[] = [];
     for (const key of await listKeys(client, this.bucket.name, keys.root())) {
       const parsed = keys.parse(key);
-      if (parsed?.kind === 'state') refs.set(refId(parsed.stackName, parsed.region), { stackName: parsed.stackName, region: parsed.region });
+      if (parsed?.kind === 'state')
+        refs.set(refId(parsed.stackName, parsed.region), {
+          stackName: parsed.stackName,
+          region: parsed.region,
+        });
       else if (parsed?.kind === 'legacy-state') legacyKeys.push({ stackName: parsed.stackName, key });
     }
     for (const { stackName, key } of legacyKeys) {
@@ -201,9 +240,12 @@ export class S3StateBackend {
         this.logger.warn(`Legacy state file ${this.bucket.uri(key)} records no region; it is not listed.`);
         continue;
       }
-      if (!refs.has(refId(stackName, region))) refs.set(refId(stackName, region), { stackName, region, legacy: true });
+      if (!refs.has(refId(stackName, region)))
+        refs.set(refId(stackName, region), { stackName, region, legacy: true });
     }
-    return [...refs.values()].sort((a, b) => a.stackName.localeCompare(b.stackName) || a.region.localeCompare(b.region));
+    return [...refs.values()].sort(
+      (a, b) => a.stackName.localeCompare(b.stackName) || a.region.localeCompare(b.region),
+    );
   }
 
   /** The regions a stack has state in. */
@@ -211,11 +253,25 @@ export class S3StateBackend {
     return (await this.listStacks()).filter((r) => r.stackName === stackName).map((r) => r.region);
   }
 
-  private async deleteLegacyKey(client: S3Client, stackName: string, etag: string | undefined, newKey?: string): Promise<void> {
+  private async deleteLegacyKey(
+    client: S3Client,
+    stackName: string,
+    etag: string | undefined,
+    newKey?: string,
+  ): Promise<void> {
     const legacyKey = this.bucket.keys.legacyStateKey(stackName);
     try {
-      await client.send(new DeleteObjectCommand({ Bucket: this.bucket.name, Key: legacyKey, ...(etag ? { IfMatch: etag } : {}) }));
-      if (newKey) this.logger.info(`Migrated the state of ${stackName} from ${this.bucket.uri(legacyKey)} to ${this.bucket.uri(newKey)}.`);
+      await client.send(
+        new DeleteObjectCommand({
+          Bucket: this.bucket.name,
+          Key: legacyKey,
+          ...(etag ? { IfMatch: etag } : {}),
+        }),
+      );
+      if (newKey)
+        this.logger.info(
+          `Migrated the state of ${stackName} from ${this.bucket.uri(legacyKey)} to ${this.bucket.uri(newKey)}.`,
+        );
     } catch (err) {
       if (isNoSuchKey(err)) return;
       this.logger.warn(
@@ -225,7 +281,13 @@ export class S3StateBackend {
     }
   }
 
-  private conflict(stackName: string, region: string, key: string, creating: boolean, cause: unknown): StateConflictError {
+  private conflict(
+    stackName: string,
+    region: string,
+    key: string,
+    creating: boolean,
+    cause: unknown,
+  ): StateConflictError {
     const where = this.bucket.uri(key);
     return creating
       ? new StateConflictError(

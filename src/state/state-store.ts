@@ -22,7 +22,10 @@ export interface StateStore {
 }
 
 export interface OpenStateStoreOptions {
-  config: Pick<CdkdConfig, 'region' | 'profile' | 'endpointUrl' | 'stateBucket' | 'statePrefix' | 'lockTtlSeconds' | 'sources'>;
+  config: Pick<
+    CdkdConfig,
+    'region' | 'profile' | 'endpointUrl' | 'stateBucket' | 'statePrefix' | 'lockTtlSeconds' | 'sources'
+  >;
   logger: Logger;
   /** An existing factory (shares its client cache); default: one built from the config. */
   factory?: AwsClientFactory;
@@ -33,8 +36,14 @@ export interface OpenStateStoreOptions {
 }
 
 /** The client factory for a configuration. */
-export function createClientFactory(config: Pick<CdkdConfig, 'region' | 'profile' | 'endpointUrl'>): Promise<AwsClientFactory> {
-  return AwsClientFactory.create({ region: config.region, profile: config.profile, endpointUrl: config.endpointUrl });
+export function createClientFactory(
+  config: Pick<CdkdConfig, 'region' | 'profile' | 'endpointUrl'>,
+): Promise<AwsClientFactory> {
+  return AwsClientFactory.create({
+    region: config.region,
+    profile: config.profile,
+    endpointUrl: config.endpointUrl,
+  });
 }
 
 export async function openStateStore(options: OpenStateStoreOptions): Promise<StateStore> {
@@ -43,7 +52,11 @@ export async function openStateStore(options: OpenStateStoreOptions): Promise<St
   const bucket = await resolveStateBucket({ factory, config, logger, mustExist: options.mustExist });
   logger.debug(`State bucket: ${bucket.name} (from ${bucket.source}), prefix '${bucket.prefix}'.`);
   const backend = new S3StateBackend(bucket, logger);
-  const locks = new LockManager(bucket, { logger, ttlSeconds: config.lockTtlSeconds, owner: options.lockOwner });
+  const locks = new LockManager(bucket, {
+    logger,
+    ttlSeconds: config.lockTtlSeconds,
+    owner: options.lockOwner,
+  });
   const exportsIndex = new ExportsIndexStore(bucket, backend, { logger });
   return { factory, bucket, backend, locks, exportsIndex, logger };
 }

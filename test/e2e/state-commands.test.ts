@@ -42,7 +42,11 @@ function cdkd(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
     ...env,
   });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -98,7 +102,11 @@ describe('state commands from the built CLI', () => {
     const third = await cdkd(['bootstrap']);
     expect(third.stdout).toContain('no changes made');
     expect(JSON.parse((await readKey(`cdkd-state-${account}`, `cdkd-bootstrap/${REGION}.json`))!)).toEqual(
-      expect.objectContaining({ version: 1, region: REGION, assetBucket: `cdkd-assets-${account}-${REGION}` }),
+      expect.objectContaining({
+        version: 1,
+        region: REGION,
+        assetBucket: `cdkd-assets-${account}-${REGION}`,
+      }),
     );
   });
 
@@ -122,10 +130,35 @@ describe('state commands from the built CLI', () => {
 
   it('state list prints only the payload on stdout; force-unlock removes a lock', async () => {
     const bucket = `cdkd-state-${account}`;
-    const state = { version: 9, stackName: 'App', region: REGION, resources: {}, outputs: { Url: 'https://x' }, exportNames: [], lastModified: 1710835200000 };
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `cdkd/App/${REGION}/state.json`, Body: JSON.stringify(state) }));
-    const lock = { owner: 'deployer@ci-runner:4242', timestamp: Date.now(), expiresAt: Date.now() + 30 * 60_000, operation: 'deploy' };
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `cdkd/App/${REGION}/lock.json`, Body: JSON.stringify(lock) }));
+    const state = {
+      version: 9,
+      stackName: 'App',
+      region: REGION,
+      resources: {},
+      outputs: { Url: 'https://x' },
+      exportNames: [],
+      lastModified: 1710835200000,
+    };
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: `cdkd/App/${REGION}/state.json`,
+        Body: JSON.stringify(state),
+      }),
+    );
+    const lock = {
+      owner: 'deployer@ci-runner:4242',
+      timestamp: Date.now(),
+      expiresAt: Date.now() + 30 * 60_000,
+      operation: 'deploy',
+    };
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: `cdkd/App/${REGION}/lock.json`,
+        Body: JSON.stringify(lock),
+      }),
+    );
 
     const list = await cdkd(['state', 'list', '--verbose']);
     expect(list.status).toBe(0);
@@ -134,7 +167,9 @@ describe('state commands from the built CLI', () => {
 
     const long = await cdkd(['state', 'ls', '--long']);
     expect(long.stdout).toContain('locked by deployer@ci-runner:4242 (deploy)');
-    expect(JSON.parse((await cdkd(['state', 'list', '--json'])).stdout)).toEqual([{ stackName: 'App', region: REGION }]);
+    expect(JSON.parse((await cdkd(['state', 'list', '--json'])).stdout)).toEqual([
+      { stackName: 'App', region: REGION },
+    ]);
 
     const show = JSON.parse((await cdkd(['state', 'show', 'App', '--json'])).stdout);
     expect(show.state.outputs).toEqual({ Url: 'https://x' });
@@ -145,7 +180,9 @@ describe('state commands from the built CLI', () => {
     expect(unlock.stdout).toBe(`Unlocked App (${REGION}).\n`);
     expect(unlock.stderr).toContain('The removed lock was live');
     expect(await readKey(bucket, `cdkd/App/${REGION}/lock.json`)).toBeUndefined();
-    expect((await cdkd(['force-unlock', 'App', '--region', REGION])).stdout).toBe(`App (${REGION}) is not locked.\n`);
+    expect((await cdkd(['force-unlock', 'App', '--region', REGION])).stdout).toBe(
+      `App (${REGION}) is not locked.\n`,
+    );
     expect(JSON.parse((await cdkd(['state', 'info', '--json'])).stdout).stackCount).toBe(1);
   });
 

@@ -20,7 +20,11 @@ Stdout is the payload: one "Stack (region)" per line (or JSON with --json); ever
 
   static override flags = {
     ...stateFlags,
-    long: Flags.boolean({ char: 'l', description: 'Show resource count, last modified and lock status', default: false }),
+    long: Flags.boolean({
+      char: 'l',
+      description: 'Show resource count, last modified and lock status',
+      default: false,
+    }),
     tree: Flags.boolean({ description: 'Show nested stacks under their parents', default: false }),
   };
 

@@ -20,7 +20,10 @@ Run once per region that has a legacy bucket. Refuses while a lock exists in the
   static override flags = {
     ...stateFlags,
     'dry-run': Flags.boolean({ description: 'Show what would be copied; change nothing', default: false }),
-    'remove-legacy': Flags.boolean({ description: 'Delete the legacy bucket (all versions) after a verified copy', default: false }),
+    'remove-legacy': Flags.boolean({
+      description: 'Delete the legacy bucket (all versions) after a verified copy',
+      default: false,
+    }),
   };
 
   async run(): Promise<MigrateResult> {
@@ -42,8 +45,10 @@ Run once per region that has a legacy bucket. Refuses while a lock exists in the
     });
     const verb = result.dryRun ? 'Would copy' : 'Copied';
     this.log(`${verb} ${result.copied.length} object(s) from ${result.source} to ${result.destination}.`);
-    if (result.skipped.length) this.log(`Kept ${result.skipped.length} object(s) the destination already had.`);
-    if (result.destinationCreated) this.log(`${result.dryRun ? 'Would create' : 'Created'} ${result.destination}.`);
+    if (result.skipped.length)
+      this.log(`Kept ${result.skipped.length} object(s) the destination already had.`);
+    if (result.destinationCreated)
+      this.log(`${result.dryRun ? 'Would create' : 'Created'} ${result.destination}.`);
     if (result.sourceRemoved) this.log(`Deleted ${result.source}.`);
     else if (!result.dryRun) this.log(`${result.source} was kept; re-run with --remove-legacy to delete it.`);
     return result;

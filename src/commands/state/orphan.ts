@@ -11,7 +11,10 @@ export default class StateOrphan extends CdkdCommand {
 The resources keep running; cdkd forgets them. Refuses while another process holds the stack's lock. Asks first unless --force.`;
 
   static override enableJsonFlag = true;
-  static override examples = ['<%= config.bin %> state orphan MyStack', '<%= config.bin %> state orphan MyStack --region us-west-2 --force'];
+  static override examples = [
+    '<%= config.bin %> state orphan MyStack',
+    '<%= config.bin %> state orphan MyStack --region us-west-2 --force',
+  ];
 
   static override args = { stack: Args.string({ description: 'Stack name', required: true }) };
   static override flags = {
@@ -35,7 +38,9 @@ The resources keep running; cdkd forgets them. Refuses while another process hol
       return { cancelled: true };
     }
     const result = await orphanStack(store, args.stack, region);
-    this.log(`Removed the state of ${result.stackName} (${result.region}); its AWS resources were left as they are.`);
+    this.log(
+      `Removed the state of ${result.stackName} (${result.region}); its AWS resources were left as they are.`,
+    );
     if (result.remainingChildren.length > 0) {
       logger.warn(
         `Nested-stack records remain: ${result.remainingChildren.join(', ')}. Orphan them too with cdkd state orphan <name> --region ${region}.`,

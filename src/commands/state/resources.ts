@@ -10,7 +10,10 @@ export default class StateResources extends CdkdCommand {
   static override description = `List a stack's resources: logical id, type, provisioning layer and physical id`;
 
   static override enableJsonFlag = true;
-  static override examples = ['<%= config.bin %> state resources MyStack', '<%= config.bin %> state resources MyStack --region eu-west-1 --json'];
+  static override examples = [
+    '<%= config.bin %> state resources MyStack',
+    '<%= config.bin %> state resources MyStack --region eu-west-1 --json',
+  ];
 
   static override args = { stack: Args.string({ description: 'Stack name', required: true }) };
   static override flags = { ...stateFlags };

@@ -11,12 +11,18 @@ export default class StateShow extends CdkdCommand {
 --show-nested appends each nested-stack child's record. --json prints {state, lock} (with --show-nested, {state, lock, children}).`;
 
   static override enableJsonFlag = true;
-  static override examples = ['<%= config.bin %> state show MyStack', '<%= config.bin %> state show MyParent --show-nested --json'];
+  static override examples = [
+    '<%= config.bin %> state show MyStack',
+    '<%= config.bin %> state show MyParent --show-nested --json',
+  ];
 
   static override args = { stack: Args.string({ description: 'Stack name', required: true }) };
   static override flags = {
     ...stateFlags,
-    'show-nested': Flags.boolean({ description: "Also show every nested-stack child's record", default: false }),
+    'show-nested': Flags.boolean({
+      description: "Also show every nested-stack child's record",
+      default: false,
+    }),
   };
 
   async run(): Promise<StackView> {

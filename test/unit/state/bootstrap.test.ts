@@ -24,12 +24,19 @@ const ctx = useEmulator();
 jest.setTimeout(30_000);
 
 let n = 0;
-async function setup(region = 'us-east-1'): Promise<{ factory: AwsClientFactory; bucket: StateBucket; account: string; host: RecordingIoHost }> {
+async function setup(
+  region = 'us-east-1',
+): Promise<{ factory: AwsClientFactory; bucket: StateBucket; account: string; host: RecordingIoHost }> {
   const account = String(300000000000 + process.pid * 10 + n++).slice(0, 12);
   await ctx.emulator.control.setAccountId(account);
   const factory = await emulatorFactory(ctx.emulator, region);
   const host = new RecordingIoHost();
-  const bucket = await resolveStateBucket({ factory, config: { statePrefix: 'cdkd', sources: {} }, logger: createLogger(host), mustExist: false });
+  const bucket = await resolveStateBucket({
+    factory,
+    config: { statePrefix: 'cdkd', sources: {} },
+    logger: createLogger(host),
+    mustExist: false,
+  });
   return { factory, bucket, account, host };
 }
 
@@ -57,23 +64,37 @@ describe('bootstrap', () => {
       'public access blocked',
       'account-only bucket policy applied',
     ]);
-    expect(first.assetBucket).toEqual(expect.objectContaining({ name: `cdkd-assets-${account}-eu-west-1`, created: true }));
+    expect(first.assetBucket).toEqual(
+      expect.objectContaining({ name: `cdkd-assets-${account}-eu-west-1`, created: true }),
+    );
     expect(first.assetBucket?.changes).not.toContain('versioning enabled');
 
     const s3 = factory.get(S3Client, { region: 'eu-west-1' });
     const Bucket = bucket.name;
     expect((await s3.send(new GetBucketVersioningCommand({ Bucket }))).Status).toBe('Enabled');
     const enc = await s3.send(new GetBucketEncryptionCommand({ Bucket }));
-    expect(enc.ServerSideEncryptionConfiguration?.Rules?.[0].ApplyServerSideEncryptionByDefault?.SSEAlgorithm).toBe('AES256');
+    expect(
+      enc.ServerSideEncryptionConfiguration?.Rules?.[0].ApplyServerSideEncryptionByDefault?.SSEAlgorithm,
+    ).toBe('AES256');
     const pab = (await s3.send(new GetPublicAccessBlockCommand({ Bucket }))).PublicAccessBlockConfiguration;
-    expect(pab).toEqual({ BlockPublicAcls: true, IgnorePublicAcls: true, BlockPublicPolicy: true, RestrictPublicBuckets: true });
+    expect(pab).toEqual({
+      BlockPublicAcls: true,
+      IgnorePublicAcls: true,
+      BlockPublicPolicy: true,
+      RestrictPublicBuckets: true,
+    });
     const policy = JSON.parse((await s3.send(new GetBucketPolicyCommand({ Bucket }))).Policy!);
     const deny = policy.Statement.find((s: { Sid: string }) => s.Sid === DENY_EXTERNAL_SID);
     expect(deny).toEqual(
-      expect.objectContaining({ Effect: 'Deny', Condition: { StringNotEquals: { 'aws:PrincipalAccount': account } } }),
+      expect.objectContaining({
+        Effect: 'Deny',
+        Condition: { StringNotEquals: { 'aws:PrincipalAccount': account } },
+      }),
     );
     expect(deny.Resource).toEqual([`arn:aws:s3:::${Bucket}`, `arn:aws:s3:::${Bucket}/*`]);
-    expect(policy.Statement.find((s: { Sid: string }) => s.Sid === DENY_INSECURE_TRANSPORT_SID)?.Condition).toEqual({
+    expect(
+      policy.Statement.find((s: { Sid: string }) => s.Sid === DENY_INSECURE_TRANSPORT_SID)?.Condition,
+    ).toEqual({
       Bool: { 'aws:SecureTransport': 'false' },
     });
 
@@ -103,20 +124,40 @@ describe('bootstrap', () => {
     // EMULATOR DEVIATION (worked around here): the emulator's BlockPublicPolicy check calls any policy
     // public that has a `"Principal":"*"` (here: cdkd's Deny statements) and an Allow anywhere, so the
     // user's statement in this test is a Deny rather than the more typical Allow for a CI role.
-    const userStatement = { Sid: 'TeamNoBucketDelete', Effect: 'Deny', Principal: { AWS: `arn:aws:iam::${account}:role/Ci` }, Action: 's3:DeleteBucket', Resource: `arn:aws:s3:::${bucket.name}` };
+    const userStatement = {
+      Sid: 'TeamNoBucketDelete',
+      Effect: 'Deny',
+      Principal: { AWS: `arn:aws:iam::${account}:role/Ci` },
+      Action: 's3:DeleteBucket',
+      Resource: `arn:aws:s3:::${bucket.name}`,
+    };
     // The user's edit dropped cdkd's transport statement.
     const edited = { ...policy, Statement: [policy.Statement[0], userStatement] };
     await s3.send(new PutBucketPolicyCommand({ Bucket: bucket.name, Policy: JSON.stringify(edited) }));
 
-    const again = await bootstrap({ factory, stateBucket: bucket, region: 'us-east-1', assets: false, logger });
+    const again = await bootstrap({
+      factory,
+      stateBucket: bucket,
+      region: 'us-east-1',
+      assets: false,
+      logger,
+    });
     expect(again.stateBucket.changes).toEqual(['account-only bucket policy applied']);
     const now = JSON.parse((await s3.send(new GetBucketPolicyCommand({ Bucket: bucket.name }))).Policy!);
-    expect(now.Statement.map((s: { Sid: string }) => s.Sid).sort()).toEqual([DENY_EXTERNAL_SID, DENY_INSECURE_TRANSPORT_SID, 'TeamNoBucketDelete'].sort());
+    expect(now.Statement.map((s: { Sid: string }) => s.Sid).sort()).toEqual(
+      [DENY_EXTERNAL_SID, DENY_INSECURE_TRANSPORT_SID, 'TeamNoBucketDelete'].sort(),
+    );
   });
 
   it('with --no-assets creates only the state bucket', async () => {
     const { factory, bucket, account, host } = await setup();
-    const result = await bootstrap({ factory, stateBucket: bucket, region: 'us-east-1', assets: false, logger: createLogger(host) });
+    const result = await bootstrap({
+      factory,
+      stateBucket: bucket,
+      region: 'us-east-1',
+      assets: false,
+      logger: createLogger(host),
+    });
     expect(result.assetBucket).toBeUndefined();
     expect(result.marker).toBeUndefined();
     expect(await exists(factory, `cdkd-assets-${account}-us-east-1`, 'us-east-1')).toBe(false);
@@ -130,17 +171,38 @@ describe('destroyBootstrap', () => {
     const logger = createLogger(host);
     await bootstrap({ factory, stateBucket: bucket, region: 'us-east-1', logger });
     const backend = new S3StateBackend(bucket, logger);
-    await backend.saveState('Live', 'us-east-1', { version: 9, stackName: 'Live', region: 'us-east-1', resources: {}, outputs: {}, lastModified: 1 });
+    await backend.saveState('Live', 'us-east-1', {
+      version: 9,
+      stackName: 'Live',
+      region: 'us-east-1',
+      resources: {},
+      outputs: {},
+      lastModified: 1,
+    });
     const assetBucket = `cdkd-assets-${account}-us-east-1`;
-    await factory.get(S3Client).send(new PutObjectCommand({ Bucket: assetBucket, Key: 'asset.zip', Body: 'zip' }));
+    await factory
+      .get(S3Client)
+      .send(new PutObjectCommand({ Bucket: assetBucket, Key: 'asset.zip', Body: 'zip' }));
 
-    const refused = await destroyBootstrap({ factory, stateBucket: bucket, backend, region: 'us-east-1', logger }).catch((e) => e);
+    const refused = await destroyBootstrap({
+      factory,
+      stateBucket: bucket,
+      backend,
+      region: 'us-east-1',
+      logger,
+    }).catch((e) => e);
     expect(CdkdError.isCdkdError(refused) && refused.code).toBe('BOOTSTRAP_STACKS_REMAIN');
     expect(refused.message).toContain('Live (us-east-1)');
     expect(await exists(factory, assetBucket, 'us-east-1')).toBe(true);
 
     await backend.deleteState('Live', 'us-east-1');
-    const result = await destroyBootstrap({ factory, stateBucket: bucket, backend, region: 'us-east-1', logger });
+    const result = await destroyBootstrap({
+      factory,
+      stateBucket: bucket,
+      backend,
+      region: 'us-east-1',
+      logger,
+    });
     expect(result.assetBucket).toEqual({ name: assetBucket, objectsDeleted: 1 });
     expect(result.markerDeleted).toBe(true);
     expect(result.containerRepository).toBe(`cdkd-container-assets-${account}-us-east-1`);
@@ -157,12 +219,26 @@ describe('destroyBootstrap', () => {
     await bootstrap({ factory: west, stateBucket: bucket, region: 'us-west-2', logger });
     const backend = new S3StateBackend(bucket, logger);
 
-    const refused = await destroyBootstrap({ factory, stateBucket: bucket, backend, region: 'us-east-1', includeStateBucket: true, logger }).catch((e) => e);
+    const refused = await destroyBootstrap({
+      factory,
+      stateBucket: bucket,
+      backend,
+      region: 'us-east-1',
+      includeStateBucket: true,
+      logger,
+    }).catch((e) => e);
     expect(refused.code).toBe('BOOTSTRAP_REGIONS_REMAIN');
     expect(refused.remedy).toContain('cdkd bootstrap --destroy --region us-west-2');
 
     await destroyBootstrap({ factory: west, stateBucket: bucket, backend, region: 'us-west-2', logger });
-    const result = await destroyBootstrap({ factory, stateBucket: bucket, backend, region: 'us-east-1', includeStateBucket: true, logger });
+    const result = await destroyBootstrap({
+      factory,
+      stateBucket: bucket,
+      backend,
+      region: 'us-east-1',
+      includeStateBucket: true,
+      logger,
+    });
     expect(result.stateBucketDeleted).toBe(true);
     expect(await exists(factory, bucket.name, 'us-east-1')).toBe(false);
   });

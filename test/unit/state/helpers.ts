@@ -36,7 +36,10 @@ export function useEmulator(): { readonly emulator: RunningEmulator } {
 }
 
 /** A client factory for the emulator (real SDK clients, dummy credentials). */
-export async function emulatorFactory(emulator: RunningEmulator, region = 'us-east-1'): Promise<AwsClientFactory> {
+export async function emulatorFactory(
+  emulator: RunningEmulator,
+  region = 'us-east-1',
+): Promise<AwsClientFactory> {
   const base = await AwsClientFactory.create({ region, endpointUrl: emulator.url, maxAttempts: 2 });
   return base.withCredentials(TEST_CREDENTIALS, 'state-tests');
 }
@@ -54,11 +57,15 @@ export async function createBucket(
   await client.send(
     new CreateBucketCommand({
       Bucket: name,
-      ...(region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: region as BucketLocationConstraint } }),
+      ...(region === 'us-east-1'
+        ? {}
+        : { CreateBucketConfiguration: { LocationConstraint: region as BucketLocationConstraint } }),
     }),
   );
   if (options.versioned ?? true) {
-    await client.send(new PutBucketVersioningCommand({ Bucket: name, VersioningConfiguration: { Status: 'Enabled' } }));
+    await client.send(
+      new PutBucketVersioningCommand({ Bucket: name, VersioningConfiguration: { Status: 'Enabled' } }),
+    );
   }
   forgetBucketRegion(name);
   return name;
@@ -71,7 +78,13 @@ export interface TestStore extends StateStore {
 /** A state store on a fresh bucket, recording its log messages. */
 export async function testStore(
   emulator: RunningEmulator,
-  options: { region?: string; bucketRegion?: string; prefix?: string; lock?: Partial<LockManagerOptions>; bucket?: string } = {},
+  options: {
+    region?: string;
+    bucketRegion?: string;
+    prefix?: string;
+    lock?: Partial<LockManagerOptions>;
+    bucket?: string;
+  } = {},
 ): Promise<TestStore> {
   const factory = await emulatorFactory(emulator, options.region);
   const name = options.bucket ?? (await createBucket(factory, { region: options.bucketRegion }));
@@ -88,7 +101,13 @@ export async function testStore(
 export function sameBucket(store: StateStore, lock: Partial<LockManagerOptions> = {}): TestStore {
   const host = new RecordingIoHost();
   const logger = createLogger(host);
-  const bucket = new StateBucket(store.factory, store.bucket.name, store.bucket.source, store.bucket.prefix, logger);
+  const bucket = new StateBucket(
+    store.factory,
+    store.bucket.name,
+    store.bucket.source,
+    store.bucket.prefix,
+    logger,
+  );
   const backend = new S3StateBackend(bucket, logger);
   return {
     factory: store.factory,
@@ -102,7 +121,11 @@ export function sameBucket(store: StateStore, lock: Partial<LockManagerOptions> 
 }
 
 /** Waits until `predicate` holds (polling), or fails after `timeoutMs`. */
-export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<void> {
   const start = Date.now();
   while (!(await predicate())) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);

@@ -34,19 +34,36 @@ async function exists(store: TestStore, key: string): Promise<boolean> {
 }
 
 async function seedTree(store: TestStore): Promise<void> {
-  await store.backend.saveState('Deep', 'us-east-1', state('Deep', 'us-east-1', { resources: { Child: nestedRow } }));
+  await store.backend.saveState(
+    'Deep',
+    'us-east-1',
+    state('Deep', 'us-east-1', { resources: { Child: nestedRow } }),
+  );
   await store.backend.saveState(
     'Deep~Child',
     'us-east-1',
-    state('Deep~Child', 'us-east-1', { parentStack: 'Deep', parentLogicalId: 'Child', parentRegion: 'us-east-1', resources: { Grandchild: nestedRow } }),
+    state('Deep~Child', 'us-east-1', {
+      parentStack: 'Deep',
+      parentLogicalId: 'Child',
+      parentRegion: 'us-east-1',
+      resources: { Grandchild: nestedRow },
+    }),
   );
   await store.backend.saveState(
     'Deep~Child~Grandchild',
     'us-east-1',
-    state('Deep~Child~Grandchild', 'us-east-1', { parentStack: 'Deep~Child', parentLogicalId: 'Grandchild', parentRegion: 'us-east-1' }),
+    state('Deep~Child~Grandchild', 'us-east-1', {
+      parentStack: 'Deep~Child',
+      parentLogicalId: 'Grandchild',
+      parentRegion: 'us-east-1',
+    }),
   );
   // A child whose parent record is gone stays visible at the root.
-  await store.backend.saveState('Orphaned~X', 'us-east-1', state('Orphaned~X', 'us-east-1', { parentStack: 'Orphaned' }));
+  await store.backend.saveState(
+    'Orphaned~X',
+    'us-east-1',
+    state('Orphaned~X', 'us-east-1', { parentStack: 'Orphaned' }),
+  );
 }
 
 describe('state inspection', () => {
@@ -55,9 +72,18 @@ describe('state inspection', () => {
     await seedTree(store);
     const lock = await store.locks.acquire('Deep', 'us-east-1', { operation: 'deploy' });
     const stacks = await listStackSummaries(store, { details: true });
-    expect(stacks.map((s) => s.stackName)).toEqual(['Deep', 'Deep~Child', 'Deep~Child~Grandchild', 'Orphaned~X']);
+    expect(stacks.map((s) => s.stackName)).toEqual([
+      'Deep',
+      'Deep~Child',
+      'Deep~Child~Grandchild',
+      'Orphaned~X',
+    ]);
     expect(stacks[0]).toEqual(
-      expect.objectContaining({ resourceCount: 1, schemaVersion: 9, lock: expect.objectContaining({ owner: store.locks.owner, operation: 'deploy', expired: false }) }),
+      expect.objectContaining({
+        resourceCount: 1,
+        schemaVersion: 9,
+        lock: expect.objectContaining({ owner: store.locks.owner, operation: 'deploy', expired: false }),
+      }),
     );
     expect(stacks[1].lock).toBeNull();
     expect(renderStackTree(buildStackTree(stacks))).toEqual([
@@ -71,8 +97,14 @@ describe('state inspection', () => {
 
   it('lists an unreadable record with its error instead of failing', async () => {
     const store = await testStore(ctx.emulator);
-    await (await store.bucket.client()).send(
-      new PutObjectCommand({ Bucket: store.bucket.name, Key: 'cdkd/Bad/us-east-1/state.json', Body: 'garbage' }),
+    await (
+      await store.bucket.client()
+    ).send(
+      new PutObjectCommand({
+        Bucket: store.bucket.name,
+        Key: 'cdkd/Bad/us-east-1/state.json',
+        Body: 'garbage',
+      }),
     );
     const [bad] = await listStackSummaries(store, { details: true });
     expect(bad.error).toContain('is corrupt');
@@ -102,7 +134,11 @@ describe('state inspection', () => {
       state('Show', 'us-east-1', {
         outputs: { NameServers: ['ns-1', 'ns-2'], Plain: 'a,b' },
         resources: {
-          Old: { physicalId: 'o', resourceType: 'AWS::SNS::Topic', properties: { Tags: [{ Key: 'k', Value: 'v' }] } },
+          Old: {
+            physicalId: 'o',
+            resourceType: 'AWS::SNS::Topic',
+            properties: { Tags: [{ Key: 'k', Value: 'v' }] },
+          },
           Cc: { physicalId: 'c', resourceType: 'AWS::X::Y', properties: {}, provisionedBy: 'cc-api' },
         },
       }),
@@ -132,8 +168,14 @@ describe('state inspection', () => {
   it('reports the bucket, its region, the name source, schema version, stack count and asset regions', async () => {
     const store = await testStore(ctx.emulator, { bucketRegion: 'ap-southeast-2' });
     await store.backend.saveState('A', 'us-east-1', state('A', 'us-east-1'));
-    await (await store.bucket.client()).send(
-      new PutObjectCommand({ Bucket: store.bucket.name, Key: 'cdkd-bootstrap/ap-southeast-2.json', Body: '{}' }),
+    await (
+      await store.bucket.client()
+    ).send(
+      new PutObjectCommand({
+        Bucket: store.bucket.name,
+        Key: 'cdkd-bootstrap/ap-southeast-2.json',
+        Body: '{}',
+      }),
     );
     expect(await getStateInfo(store)).toEqual({
       bucket: store.bucket.name,
@@ -151,11 +193,24 @@ describe('state inspection', () => {
 describe('orphanStack', () => {
   it('removes the state record, journal and exports entries, and leaves the lock released', async () => {
     const store = await testStore(ctx.emulator);
-    await store.backend.saveState('Gone', 'us-east-1', state('Gone', 'us-east-1', { outputs: { E: 'v' }, exportNames: ['E'] }));
-    await store.exportsIndex.updateStack('us-east-1', state('Gone', 'us-east-1', { outputs: { E: 'v' }, exportNames: ['E'] }));
-    await store.backend.saveState('Gone~Kid', 'us-east-1', state('Gone~Kid', 'us-east-1', { parentStack: 'Gone' }));
+    await store.backend.saveState(
+      'Gone',
+      'us-east-1',
+      state('Gone', 'us-east-1', { outputs: { E: 'v' }, exportNames: ['E'] }),
+    );
+    await store.exportsIndex.updateStack(
+      'us-east-1',
+      state('Gone', 'us-east-1', { outputs: { E: 'v' }, exportNames: ['E'] }),
+    );
+    await store.backend.saveState(
+      'Gone~Kid',
+      'us-east-1',
+      state('Gone~Kid', 'us-east-1', { parentStack: 'Gone' }),
+    );
     const journalKey = store.bucket.keys.journalKey('Gone', 'us-east-1');
-    await (await store.bucket.client()).send(new PutObjectCommand({ Bucket: store.bucket.name, Key: journalKey, Body: '{}' }));
+    await (
+      await store.bucket.client()
+    ).send(new PutObjectCommand({ Bucket: store.bucket.name, Key: journalKey, Body: '{}' }));
 
     const result = await orphanStack(store, 'Gone', 'us-east-1');
     expect(result).toEqual({
@@ -192,7 +247,9 @@ describe('forceUnlockStack', () => {
     await other.locks.acquire('Stuck', 'eu-north-1', { operation: 'deploy' });
     const result = await forceUnlockStack(store, 'Stuck');
     expect(result.region).toBe('eu-north-1');
-    expect(result.removed).toEqual(expect.objectContaining({ owner: 'gone@ci:9', operation: 'deploy', expired: false }));
+    expect(result.removed).toEqual(
+      expect.objectContaining({ owner: 'gone@ci:9', operation: 'deploy', expired: false }),
+    );
     expect(await store.locks.readLock('Stuck', 'eu-north-1')).toBeUndefined();
     expect((await forceUnlockStack(store, 'Stuck', 'eu-north-1')).removed).toBeNull();
   });

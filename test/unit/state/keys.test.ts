@@ -10,7 +10,9 @@ describe('StateKeys', () => {
     expect(keys.journalKey('App', 'us-east-1')).toBe('cdkd/App/us-east-1/rollback-journal.json');
     expect(keys.legacyStateKey('App')).toBe('cdkd/App/state.json');
     expect(keys.exportsIndexKey('eu-west-1')).toBe('cdkd/_index/eu-west-1/exports.json');
-    expect(keys.stateKey(nestedStackName('Parent', 'Child'), 'us-east-1')).toBe('cdkd/Parent~Child/us-east-1/state.json');
+    expect(keys.stateKey(nestedStackName('Parent', 'Child'), 'us-east-1')).toBe(
+      'cdkd/Parent~Child/us-east-1/state.json',
+    );
     expect(bootstrapMarkerKey('us-west-2')).toBe('cdkd-bootstrap/us-west-2.json');
   });
 
@@ -21,8 +23,16 @@ describe('StateKeys', () => {
   });
 
   it('parses keys back, ignoring everything that is not a stack record', () => {
-    expect(keys.parse('cdkd/App/us-east-1/state.json')).toEqual({ kind: 'state', stackName: 'App', region: 'us-east-1' });
-    expect(keys.parse('cdkd/App/us-east-1/lock.json')).toEqual({ kind: 'lock', stackName: 'App', region: 'us-east-1' });
+    expect(keys.parse('cdkd/App/us-east-1/state.json')).toEqual({
+      kind: 'state',
+      stackName: 'App',
+      region: 'us-east-1',
+    });
+    expect(keys.parse('cdkd/App/us-east-1/lock.json')).toEqual({
+      kind: 'lock',
+      stackName: 'App',
+      region: 'us-east-1',
+    });
     expect(keys.parse('cdkd/App/state.json')).toEqual({ kind: 'legacy-state', stackName: 'App' });
     expect(keys.parse('cdkd/_index/us-east-1/exports.json')).toBeUndefined();
     expect(keys.parse('cdkd/App/deployments/x/state.json')).toBeUndefined();
@@ -46,15 +56,29 @@ describe('account-only bucket policy', () => {
       expect(s.Effect).toBe('Deny');
       expect(s.Resource).toEqual(['arn:aws-cn:s3:::b', 'arn:aws-cn:s3:::b/*']);
     }
-    expect(wanted.Statement[0].Condition).toEqual({ StringNotEquals: { 'aws:PrincipalAccount': '123456789012' } });
+    expect(wanted.Statement[0].Condition).toEqual({
+      StringNotEquals: { 'aws:PrincipalAccount': '123456789012' },
+    });
   });
 
   it('is unchanged when present (in any key order), merged next to foreign statements otherwise', () => {
-    const reordered = JSON.stringify({ Statement: wanted.Statement.map((s) => Object.fromEntries(Object.entries(s).reverse())), Version: '2012-10-17' });
+    const reordered = JSON.stringify({
+      Statement: wanted.Statement.map((s) => Object.fromEntries(Object.entries(s).reverse())),
+      Version: '2012-10-17',
+    });
     expect(mergeAccountOnlyPolicy(reordered, wanted)).toBeUndefined();
     expect(mergeAccountOnlyPolicy(undefined, wanted)).toEqual(wanted);
-    const foreign = { Sid: 'Mine', Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::123456789012:role/R' }, Action: 's3:GetObject', Resource: 'arn:aws-cn:s3:::b/*' };
-    const merged = mergeAccountOnlyPolicy(JSON.stringify({ Version: '2012-10-17', Statement: [foreign] }), wanted);
+    const foreign = {
+      Sid: 'Mine',
+      Effect: 'Allow',
+      Principal: { AWS: 'arn:aws:iam::123456789012:role/R' },
+      Action: 's3:GetObject',
+      Resource: 'arn:aws-cn:s3:::b/*',
+    };
+    const merged = mergeAccountOnlyPolicy(
+      JSON.stringify({ Version: '2012-10-17', Statement: [foreign] }),
+      wanted,
+    );
     expect(merged?.Statement).toEqual([foreign, ...wanted.Statement]);
   });
 });

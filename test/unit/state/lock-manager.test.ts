@@ -17,7 +17,9 @@ afterEach(async () => {
 
 async function storedLock(store: TestStore, stack: string): Promise<LockInfo | undefined> {
   try {
-    const out = await (await store.bucket.client()).send(
+    const out = await (
+      await store.bucket.client()
+    ).send(
       new GetObjectCommand({ Bucket: store.bucket.name, Key: store.bucket.keys.lockKey(stack, REGION) }),
     );
     return JSON.parse(await out.Body!.transformToString()) as LockInfo;
@@ -27,18 +29,33 @@ async function storedLock(store: TestStore, stack: string): Promise<LockInfo | u
 }
 
 /** Every version and delete marker of the lock key, with IsLatest. */
-async function lockVersions(store: TestStore, stack: string): Promise<{ latest: boolean; marker: boolean }[]> {
+async function lockVersions(
+  store: TestStore,
+  stack: string,
+): Promise<{ latest: boolean; marker: boolean }[]> {
   const key = store.bucket.keys.lockKey(stack, REGION);
-  const out = await (await store.bucket.client()).send(new ListObjectVersionsCommand({ Bucket: store.bucket.name, Prefix: key }));
+  const out = await (
+    await store.bucket.client()
+  ).send(new ListObjectVersionsCommand({ Bucket: store.bucket.name, Prefix: key }));
   return [
-    ...(out.Versions ?? []).filter((v) => v.Key === key).map((v) => ({ latest: !!v.IsLatest, marker: false })),
-    ...(out.DeleteMarkers ?? []).filter((v) => v.Key === key).map((v) => ({ latest: !!v.IsLatest, marker: true })),
+    ...(out.Versions ?? [])
+      .filter((v) => v.Key === key)
+      .map((v) => ({ latest: !!v.IsLatest, marker: false })),
+    ...(out.DeleteMarkers ?? [])
+      .filter((v) => v.Key === key)
+      .map((v) => ({ latest: !!v.IsLatest, marker: true })),
   ];
 }
 
 async function writeLock(store: TestStore, stack: string, info: unknown): Promise<void> {
-  await (await store.bucket.client()).send(
-    new PutObjectCommand({ Bucket: store.bucket.name, Key: store.bucket.keys.lockKey(stack, REGION), Body: JSON.stringify(info) }),
+  await (
+    await store.bucket.client()
+  ).send(
+    new PutObjectCommand({
+      Bucket: store.bucket.name,
+      Key: store.bucket.keys.lockKey(stack, REGION),
+      Body: JSON.stringify(info),
+    }),
   );
 }
 
@@ -61,15 +78,22 @@ describe('lock expiry rules', () => {
 describe('LockManager', () => {
   it('lets exactly one of 20 concurrent acquirers hold the lock; the others name the holder and its deadline', async () => {
     const base = await testStore(ctx.emulator);
-    const managers = Array.from({ length: 20 }, (_, i) => sameBucket(base, { owner: `user@host-${i}:${1000 + i}` }).locks);
-    const results = await Promise.allSettled(managers.map((m) => m.acquire('Busy', REGION, { operation: 'deploy', retries: 0 })));
+    const managers = Array.from(
+      { length: 20 },
+      (_, i) => sameBucket(base, { owner: `user@host-${i}:${1000 + i}` }).locks,
+    );
+    const results = await Promise.allSettled(
+      managers.map((m) => m.acquire('Busy', REGION, { operation: 'deploy', retries: 0 })),
+    );
     const held = results.filter((r): r is PromiseFulfilledResult<StackLock> => r.status === 'fulfilled');
     expect(held).toHaveLength(1);
     const holder = held[0].value;
     const stored = await storedLock(base, 'Busy');
     expect(stored?.owner).toBe(holder.owner);
 
-    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as CdkdError);
+    const failures = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => r.reason as CdkdError);
     expect(failures).toHaveLength(19);
     for (const err of failures) {
       expect(CdkdError.isCdkdError(err) && err.code).toBe('LOCK_HELD');
@@ -108,7 +132,9 @@ describe('LockManager', () => {
 
   it('takes over a holder that stopped renewing once expiresAt passes, and the old holder never deletes the new lock', async () => {
     // A renewal interval far beyond the TTL: this holder goes silent like a stopped process.
-    const a = await testStore(ctx.emulator, { lock: { ttlSeconds: 0.5, owner: 'alice@laptop:11', renewalIntervalMs: 600_000 } });
+    const a = await testStore(ctx.emulator, {
+      lock: { ttlSeconds: 0.5, owner: 'alice@laptop:11', renewalIntervalMs: 600_000 },
+    });
     const b = sameBucket(a, { owner: 'bob@ci:22' });
     const stale = await a.locks.acquire('Taken', REGION, { operation: 'deploy' });
     expect(await b.locks.tryAcquire('Taken', REGION)).toBeUndefined();
@@ -120,7 +146,9 @@ describe('LockManager', () => {
 
     await stale.release();
     expect((await storedLock(a, 'Taken'))?.owner).toBe('bob@ci:22');
-    expect(a.host.text('warn').some((m) => m.includes('Left the lock') && m.includes('bob@ci:22'))).toBe(true);
+    expect(a.host.text('warn').some((m) => m.includes('Left the lock') && m.includes('bob@ci:22'))).toBe(
+      true,
+    );
     await fresh.release();
   });
 
@@ -132,7 +160,9 @@ describe('LockManager', () => {
     const theirs = await b.locks.acquire('Stolen', REGION, { retries: 0 });
     await mine.renew();
     expect(mine.lost).toBe(true);
-    expect(a.host.text('warn').some((m) => m.includes('Lost the lock') && m.includes('bob@host:2'))).toBe(true);
+    expect(a.host.text('warn').some((m) => m.includes('Lost the lock') && m.includes('bob@host:2'))).toBe(
+      true,
+    );
     await mine.release();
     expect((await storedLock(a, 'Stolen'))?.owner).toBe('bob@host:2');
     await theirs.release();
@@ -183,7 +213,9 @@ describe('LockManager', () => {
   });
 
   it('adopts its own renewal when the response was lost (412 on the retry)', async () => {
-    const a = await testStore(ctx.emulator, { lock: { ttlSeconds: 60, owner: 'alice@host:1', renewalIntervalMs: 600_000 } });
+    const a = await testStore(ctx.emulator, {
+      lock: { ttlSeconds: 60, owner: 'alice@host:1', renewalIntervalMs: 600_000 },
+    });
     const lock = await a.locks.acquire('Dropped', REGION);
     const before = lock.expiresAt;
     await new Promise((r) => setTimeout(r, 5));
@@ -200,32 +232,58 @@ describe('LockManager', () => {
   it.each([
     ['AccessDenied', 403],
     ['NotImplemented', 501],
-  ])('falls back to an unconditional delete after an ownership re-check when the conditional delete answers %s', async (error, status) => {
-    const a = await testStore(ctx.emulator);
-    const lock = await a.locks.acquire('Fallback', REGION);
-    await ctx.emulator.control.addFault({ service: 's3', operation: 'DeleteObject', error, status, count: 1 });
-    await lock.release();
-    expect(await storedLock(a, 'Fallback')).toBeUndefined();
-    expect(a.host.text('warn')).toEqual([]);
-  });
+  ])(
+    'falls back to an unconditional delete after an ownership re-check when the conditional delete answers %s',
+    async (error, status) => {
+      const a = await testStore(ctx.emulator);
+      const lock = await a.locks.acquire('Fallback', REGION);
+      await ctx.emulator.control.addFault({
+        service: 's3',
+        operation: 'DeleteObject',
+        error,
+        status,
+        count: 1,
+      });
+      await lock.release();
+      expect(await storedLock(a, 'Fallback')).toBeUndefined();
+      expect(a.host.text('warn')).toEqual([]);
+    },
+  );
 
   it('refuses the fallback when the ownership re-check cannot read the lock', async () => {
     const a = await testStore(ctx.emulator);
     const lock = await a.locks.acquire('NoRead', REGION);
-    await ctx.emulator.control.addFault({ service: 's3', operation: 'DeleteObject', error: 'AccessDenied', count: 1 });
-    await ctx.emulator.control.addFault({ service: 's3', operation: 'GetObject', error: 'AccessDenied', count: 1 });
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'DeleteObject',
+      error: 'AccessDenied',
+      count: 1,
+    });
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'GetObject',
+      error: 'AccessDenied',
+      count: 1,
+    });
     await lock.release();
     expect((await storedLock(a, 'NoRead'))?.owner).toBe(a.locks.owner);
-    expect(a.host.text('warn').some((m) => m.includes('Left the lock') && m.includes('could not be re-checked'))).toBe(true);
+    expect(
+      a.host.text('warn').some((m) => m.includes('Left the lock') && m.includes('could not be re-checked')),
+    ).toBe(true);
   });
 
-  it('keeps another owner\'s lock when a 403 hides the takeover', async () => {
+  it("keeps another owner's lock when a 403 hides the takeover", async () => {
     const a = await testStore(ctx.emulator, { lock: { owner: 'alice@host:1', renewalIntervalMs: 600_000 } });
     const b = sameBucket(a, { owner: 'bob@host:2' });
     const mine = await a.locks.acquire('Hidden', REGION);
     await b.locks.forceUnlock('Hidden', REGION);
     const theirs = await b.locks.acquire('Hidden', REGION, { retries: 0 });
-    await ctx.emulator.control.addFault({ service: 's3', operation: 'DeleteObject', error: 'AccessDenied', count: 1 });
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'DeleteObject',
+      error: 'AccessDenied',
+      count: 1,
+    });
     await mine.release();
     expect((await storedLock(a, 'Hidden'))?.owner).toBe('bob@host:2');
     await theirs.release();
@@ -242,20 +300,36 @@ describe('LockManager', () => {
     await expect(lock.release()).resolves.toBeUndefined();
     await ctx.emulator.control.clearFaults();
     expect((await storedLock(a, 'Conflict'))?.owner).toBe(a.locks.owner);
-    expect(a.host.text('warn').some((m) => m.includes('Could not release the lock') && m.includes('force-unlock Conflict'))).toBe(true);
+    expect(
+      a.host
+        .text('warn')
+        .some((m) => m.includes('Could not release the lock') && m.includes('force-unlock Conflict')),
+    ).toBe(true);
     await a.locks.forceUnlock('Conflict', REGION);
   });
 
   it('reports a lock-purge failure at debug on release and at warn on force-unlock', async () => {
     const a = await testStore(ctx.emulator);
     const lock = await a.locks.acquire('Purge', REGION);
-    await ctx.emulator.control.addFault({ service: 's3', operation: 'ListObjectVersions', error: 'AccessDenied', count: 1 });
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'ListObjectVersions',
+      error: 'AccessDenied',
+      count: 1,
+    });
     await lock.release();
     expect(a.host.text('warn')).toEqual([]);
-    expect(a.host.text('debug').some((m) => m.startsWith('Could not purge noncurrent versions of 1 key(s)'))).toBe(true);
+    expect(
+      a.host.text('debug').some((m) => m.startsWith('Could not purge noncurrent versions of 1 key(s)')),
+    ).toBe(true);
 
     await a.locks.acquire('Purge', REGION);
-    await ctx.emulator.control.addFault({ service: 's3', operation: 'ListObjectVersions', error: 'AccessDenied', count: 1 });
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'ListObjectVersions',
+      error: 'AccessDenied',
+      count: 1,
+    });
     await a.locks.forceUnlock('Purge', REGION);
     const warning = a.host.text('warn').find((m) => m.startsWith('Could not purge'));
     expect(warning).toContain('cdkd/Purge/us-east-1/lock.json (AccessDenied: s3:ListBucketVersions)');

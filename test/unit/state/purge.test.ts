@@ -1,5 +1,11 @@
 /** The noncurrent-version purge: against the emulator, plus per-key DeleteObjects errors (mocked: the emulator cannot refuse one key of a batch). */
-import { DeleteObjectCommand, DeleteObjectsCommand, ListObjectVersionsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  ListObjectVersionsCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { formatPurgeWarning, purgeNoncurrentVersions } from '../../../src/state/purge';
 import type { PurgeResult } from '../../../src/state/purge';
@@ -12,11 +18,19 @@ afterEach(async () => {
   await ctx.emulator.control.clearFaults();
 });
 
-async function versionsOf(client: S3Client, bucket: string, key: string): Promise<{ latest: boolean; marker: boolean }[]> {
+async function versionsOf(
+  client: S3Client,
+  bucket: string,
+  key: string,
+): Promise<{ latest: boolean; marker: boolean }[]> {
   const out = await client.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: key }));
   return [
-    ...(out.Versions ?? []).filter((v) => v.Key === key).map((v) => ({ latest: !!v.IsLatest, marker: false })),
-    ...(out.DeleteMarkers ?? []).filter((v) => v.Key === key).map((v) => ({ latest: !!v.IsLatest, marker: true })),
+    ...(out.Versions ?? [])
+      .filter((v) => v.Key === key)
+      .map((v) => ({ latest: !!v.IsLatest, marker: false })),
+    ...(out.DeleteMarkers ?? [])
+      .filter((v) => v.Key === key)
+      .map((v) => ({ latest: !!v.IsLatest, marker: true })),
   ];
 }
 
@@ -25,19 +39,32 @@ describe('purgeNoncurrentVersions against the emulator', () => {
     const factory = await emulatorFactory(ctx.emulator);
     const bucket = await createBucket(factory);
     const client = factory.get(S3Client);
-    const put = (Key: string, Body: string) => client.send(new PutObjectCommand({ Bucket: bucket, Key, Body }));
+    const put = (Key: string, Body: string) =>
+      client.send(new PutObjectCommand({ Bucket: bucket, Key, Body }));
     for (const body of ['1', '2', '3']) await put('cdkd/S/r/rollback-journal.json', body);
     for (const body of ['a', 'b']) await put('cdkd/S/r/rollback-journal.json.bak', body);
     for (const body of ['x', 'y']) await put('custom-resource-responses/req-1.json', body);
-    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'custom-resource-responses/req-1.json' }));
+    await client.send(
+      new DeleteObjectCommand({ Bucket: bucket, Key: 'custom-resource-responses/req-1.json' }),
+    );
 
-    const result = await purgeNoncurrentVersions(client, bucket, ['cdkd/S/r/rollback-journal.json', 'custom-resource-responses/req-1.json']);
+    const result = await purgeNoncurrentVersions(client, bucket, [
+      'cdkd/S/r/rollback-journal.json',
+      'custom-resource-responses/req-1.json',
+    ]);
     expect(result.failures).toEqual([]);
     expect(result.versionsDeleted).toBe(4);
-    expect(result.purgedKeys.sort()).toEqual(['cdkd/S/r/rollback-journal.json', 'custom-resource-responses/req-1.json']);
+    expect(result.purgedKeys.sort()).toEqual([
+      'cdkd/S/r/rollback-journal.json',
+      'custom-resource-responses/req-1.json',
+    ]);
     // The current version (and a current delete marker) are never touched; the sibling key is not in scope.
-    expect(await versionsOf(client, bucket, 'cdkd/S/r/rollback-journal.json')).toEqual([{ latest: true, marker: false }]);
-    expect(await versionsOf(client, bucket, 'custom-resource-responses/req-1.json')).toEqual([{ latest: true, marker: true }]);
+    expect(await versionsOf(client, bucket, 'cdkd/S/r/rollback-journal.json')).toEqual([
+      { latest: true, marker: false },
+    ]);
+    expect(await versionsOf(client, bucket, 'custom-resource-responses/req-1.json')).toEqual([
+      { latest: true, marker: true },
+    ]);
     expect(await versionsOf(client, bucket, 'cdkd/S/r/rollback-journal.json.bak')).toHaveLength(2);
   });
 
@@ -46,9 +73,16 @@ describe('purgeNoncurrentVersions against the emulator', () => {
     const bucket = await createBucket(factory);
     const client = factory.get(S3Client);
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'k', Body: '1' }));
-    await ctx.emulator.control.addFault({ service: 's3', operation: 'ListObjectVersions', error: 'AccessDenied', count: 1 });
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'ListObjectVersions',
+      error: 'AccessDenied',
+      count: 1,
+    });
     const result = await purgeNoncurrentVersions(client, bucket, ['k']);
-    expect(result.failures).toEqual([expect.objectContaining({ key: 'k', code: 'AccessDenied', action: 's3:ListBucketVersions' })]);
+    expect(result.failures).toEqual([
+      expect.objectContaining({ key: 'k', code: 'AccessDenied', action: 's3:ListBucketVersions' }),
+    ]);
     expect(result.purgedKeys).toEqual([]);
   });
 });
@@ -63,16 +97,24 @@ describe('purgeNoncurrentVersions per-key accounting', () => {
         { Key: input.Prefix, VersionId: 'old2', IsLatest: false },
       ],
     }));
-    s3.on(DeleteObjectsCommand).callsFake((input: { Delete: { Objects: { Key: string; VersionId: string }[] } }) => {
-      const key = input.Delete.Objects[0].Key;
-      if (key === 'gone') return { Errors: [{ Key: key, VersionId: 'old1', Code: 'NoSuchVersion', Message: 'gone' }] };
-      if (key === 'denied') return { Errors: [{ Key: key, VersionId: 'old2', Code: 'AccessDenied', Message: 'Access Denied' }] };
-      return {};
-    });
+    s3.on(DeleteObjectsCommand).callsFake(
+      (input: { Delete: { Objects: { Key: string; VersionId: string }[] } }) => {
+        const key = input.Delete.Objects[0].Key;
+        if (key === 'gone')
+          return { Errors: [{ Key: key, VersionId: 'old1', Code: 'NoSuchVersion', Message: 'gone' }] };
+        if (key === 'denied')
+          return {
+            Errors: [{ Key: key, VersionId: 'old2', Code: 'AccessDenied', Message: 'Access Denied' }],
+          };
+        return {};
+      },
+    );
     const client = new S3Client({ region: 'us-east-1' });
     const result = await purgeNoncurrentVersions(client, 'b', ['ok', 'gone', 'denied']);
     expect(result.purgedKeys).toEqual(['ok', 'gone']);
-    expect(result.failures).toEqual([expect.objectContaining({ key: 'denied', code: 'AccessDenied', action: 's3:DeleteObjectVersion' })]);
+    expect(result.failures).toEqual([
+      expect.objectContaining({ key: 'denied', code: 'AccessDenied', action: 's3:DeleteObjectVersion' }),
+    ]);
     expect(result.versionsDeleted).toBe(2 + 2 + 1);
     // The current version is never part of a delete.
     for (const call of s3.commandCalls(DeleteObjectsCommand)) {
@@ -86,11 +128,17 @@ describe('formatPurgeWarning', () => {
   const failures = (n: number): PurgeResult => ({
     purgedKeys: [],
     versionsDeleted: 0,
-    failures: Array.from({ length: n }, (_, i) => ({ key: `cdkd/S${i}/us-east-1/rollback-journal.json`, code: 'AccessDenied', action: 's3:ListBucketVersions' as const })),
+    failures: Array.from({ length: n }, (_, i) => ({
+      key: `cdkd/S${i}/us-east-1/rollback-journal.json`,
+      code: 'AccessDenied',
+      action: 's3:ListBucketVersions' as const,
+    })),
   });
 
   it('is absent when nothing failed', () => {
-    expect(formatPurgeWarning('b', { purgedKeys: ['k'], versionsDeleted: 3, failures: [] }, 'lock')).toBeUndefined();
+    expect(
+      formatPurgeWarning('b', { purgedKeys: ['k'], versionsDeleted: 3, failures: [] }, 'lock'),
+    ).toBeUndefined();
   });
 
   it('names the bucket, the keys, the refused action, what the versions hold and the two grants', () => {

@@ -56,7 +56,9 @@ describe('parseStackState', () => {
     const err = errorOf(() => parseStackState(fixture('corrupt.json'), where));
     expect(err.code).toBe('STATE_CORRUPT');
     expect(err.message).toContain('s3://my-state/cdkd/S/us-east-1/state.json');
-    expect(err.remedy).toContain('aws s3api list-object-versions --bucket my-state --prefix cdkd/S/us-east-1/state.json');
+    expect(err.remedy).toContain(
+      'aws s3api list-object-versions --bucket my-state --prefix cdkd/S/us-east-1/state.json',
+    );
     expect(err.remedy).toContain('--version-id');
     expect(err.remedy).toContain('will not overwrite');
   });
@@ -68,15 +70,28 @@ describe('parseStackState', () => {
     ['fractional version', '{"version":2.5,"stackName":"S","region":"r","resources":{}}'],
     ['v2 without region', '{"version":2,"stackName":"S","resources":{}}'],
     ['resources not an object', '{"version":9,"stackName":"S","region":"r","resources":[]}'],
-    ['resource without physicalId', '{"version":9,"stackName":"S","region":"r","resources":{"A":{"resourceType":"T"}}}'],
-    ['exportNames not strings', '{"version":9,"stackName":"S","region":"r","resources":{},"exportNames":[1]}'],
+    [
+      'resource without physicalId',
+      '{"version":9,"stackName":"S","region":"r","resources":{"A":{"resourceType":"T"}}}',
+    ],
+    [
+      'exportNames not strings',
+      '{"version":9,"stackName":"S","region":"r","resources":{},"exportNames":[1]}',
+    ],
   ])('refuses %s as corrupt', (_what, body) => {
     expect(errorOf(() => parseStackState(body, where)).code).toBe('STATE_CORRUPT');
   });
 });
 
 describe('serializeStackState', () => {
-  const base: StackState = { version: 3, stackName: 'S', region: 'us-east-1', resources: {}, outputs: {}, lastModified: 1 };
+  const base: StackState = {
+    version: 3,
+    stackName: 'S',
+    region: 'us-east-1',
+    resources: {},
+    outputs: {},
+    lastModified: 1,
+  };
 
   it('always writes the current version, first', () => {
     const text = serializeStackState(base);

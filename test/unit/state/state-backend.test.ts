@@ -14,16 +14,27 @@ const ctx = useEmulator();
 jest.setTimeout(30_000);
 
 function newState(stackName: string, region = 'us-east-1'): StackState {
-  return { version: STATE_SCHEMA_VERSION, stackName, region, resources: {}, outputs: {}, lastModified: Date.now() };
+  return {
+    version: STATE_SCHEMA_VERSION,
+    stackName,
+    region,
+    resources: {},
+    outputs: {},
+    lastModified: Date.now(),
+  };
 }
 
 async function put(store: TestStore, key: string, body: string): Promise<void> {
-  await (await store.bucket.client()).send(new PutObjectCommand({ Bucket: store.bucket.name, Key: key, Body: body }));
+  await (
+    await store.bucket.client()
+  ).send(new PutObjectCommand({ Bucket: store.bucket.name, Key: key, Body: body }));
 }
 
 async function getText(store: TestStore, key: string): Promise<string | undefined> {
   try {
-    const out = await (await store.bucket.client()).send(new GetObjectCommand({ Bucket: store.bucket.name, Key: key }));
+    const out = await (
+      await store.bucket.client()
+    ).send(new GetObjectCommand({ Bucket: store.bucket.name, Key: key }));
     return out.Body?.transformToString();
   } catch {
     return undefined;
@@ -43,7 +54,11 @@ describe('S3StateBackend', () => {
   it('saves a new stack with If-None-Match and reads it back with its ETag', async () => {
     const store = await testStore(ctx.emulator);
     expect(await store.backend.getState('App', 'us-east-1')).toBeUndefined();
-    const saved = await store.backend.saveState('App', 'us-east-1', { ...newState('App'), outputs: { Url: 'x' }, exportNames: [] });
+    const saved = await store.backend.saveState('App', 'us-east-1', {
+      ...newState('App'),
+      outputs: { Url: 'x' },
+      exportNames: [],
+    });
     expect(saved.key).toBe('cdkd/App/us-east-1/state.json');
     const read = await store.backend.getState('App', 'us-east-1');
     expect(read?.etag).toBe(saved.etag);
@@ -59,7 +74,9 @@ describe('S3StateBackend', () => {
     const b = await store.backend.getState('App', 'us-east-1');
 
     await store.backend.saveState('App', 'us-east-1', { ...a!.state, outputs: { Writer: 'A' } }, a!.etag);
-    const err = await rejection(store.backend.saveState('App', 'us-east-1', { ...b!.state, outputs: { Writer: 'B' } }, b!.etag));
+    const err = await rejection(
+      store.backend.saveState('App', 'us-east-1', { ...b!.state, outputs: { Writer: 'B' } }, b!.etag),
+    );
     expect(err.code).toBe('STATE_CONFLICT');
     expect(err.message).toContain(`s3://${store.bucket.name}/cdkd/App/us-east-1/state.json`);
 
@@ -71,7 +88,9 @@ describe('S3StateBackend', () => {
   it('refuses to create a stack whose state appeared meanwhile', async () => {
     const store = await testStore(ctx.emulator);
     await store.backend.saveState('App', 'us-east-1', { ...newState('App'), outputs: { Who: 'first' } });
-    const err = await rejection(store.backend.saveState('App', 'us-east-1', { ...newState('App'), outputs: { Who: 'second' } }));
+    const err = await rejection(
+      store.backend.saveState('App', 'us-east-1', { ...newState('App'), outputs: { Who: 'second' } }),
+    );
     expect(err.code).toBe('STATE_CONFLICT');
     expect((await store.backend.getState('App', 'us-east-1'))?.state.outputs).toEqual({ Who: 'first' });
   });
@@ -79,24 +98,30 @@ describe('S3StateBackend', () => {
   it('keeps two regions of one stack independent', async () => {
     const store = await testStore(ctx.emulator);
     await store.backend.saveState('Db', 'us-east-1', { ...newState('Db'), outputs: { R: 'east' } });
-    await store.backend.saveState('Db', 'us-west-2', { ...newState('Db', 'us-west-2'), outputs: { R: 'west' } });
+    await store.backend.saveState('Db', 'us-west-2', {
+      ...newState('Db', 'us-west-2'),
+      outputs: { R: 'west' },
+    });
     expect((await store.backend.getState('Db', 'us-east-1'))?.state.outputs).toEqual({ R: 'east' });
     expect((await store.backend.getState('Db', 'us-west-2'))?.state.outputs).toEqual({ R: 'west' });
     expect(await store.backend.regionsOf('Db')).toEqual(['us-east-1', 'us-west-2']);
   });
 
-  it.each([2, 3, 4, 5, 6, 7, 8])('reads a version %i file and writes it back as the current version', async (v) => {
-    const store = await testStore(ctx.emulator);
-    const raw = JSON.parse(fixture(`v${v}.json`)) as StackState;
-    const key = `cdkd/${raw.stackName}/us-east-1/state.json`;
-    await put(store, key, fixture(`v${v}.json`));
-    const read = await store.backend.getState(raw.stackName, 'us-east-1');
-    expect(read?.sourceVersion).toBe(v);
-    expect(read?.state.version).toBe(STATE_SCHEMA_VERSION);
-    await store.backend.saveState(raw.stackName, 'us-east-1', read!.state, read!.etag);
-    const written = JSON.parse((await getText(store, key))!);
-    expect(written).toEqual({ ...raw, version: STATE_SCHEMA_VERSION });
-  });
+  it.each([2, 3, 4, 5, 6, 7, 8])(
+    'reads a version %i file and writes it back as the current version',
+    async (v) => {
+      const store = await testStore(ctx.emulator);
+      const raw = JSON.parse(fixture(`v${v}.json`)) as StackState;
+      const key = `cdkd/${raw.stackName}/us-east-1/state.json`;
+      await put(store, key, fixture(`v${v}.json`));
+      const read = await store.backend.getState(raw.stackName, 'us-east-1');
+      expect(read?.sourceVersion).toBe(v);
+      expect(read?.state.version).toBe(STATE_SCHEMA_VERSION);
+      await store.backend.saveState(raw.stackName, 'us-east-1', read!.state, read!.etag);
+      const written = JSON.parse((await getText(store, key))!);
+      expect(written).toEqual({ ...raw, version: STATE_SCHEMA_VERSION });
+    },
+  );
 
   it('reads a legacy v1 record only in its own region, and migrates it on the next write', async () => {
     const store = await testStore(ctx.emulator);
@@ -106,7 +131,9 @@ describe('S3StateBackend', () => {
     expect(read?.legacy).toBe(true);
     expect(read?.sourceVersion).toBe(1);
     expect(read?.key).toBe('cdkd/FixtureV1/state.json');
-    expect(await store.backend.listStacks()).toEqual([{ stackName: 'FixtureV1', region: 'us-east-1', legacy: true }]);
+    expect(await store.backend.listStacks()).toEqual([
+      { stackName: 'FixtureV1', region: 'us-east-1', legacy: true },
+    ]);
 
     await store.backend.saveState('FixtureV1', 'us-east-1', read!.state, read!.etag);
     expect(await getText(store, 'cdkd/FixtureV1/state.json')).toBeUndefined();
@@ -115,9 +142,9 @@ describe('S3StateBackend', () => {
     expect(migrated.resources.Bucket.physicalId).toBe('fixture-bucket-abc123');
     expect(await store.backend.listStacks()).toEqual([{ stackName: 'FixtureV1', region: 'us-east-1' }]);
     // The legacy key's history is kept: state versions are the recovery path.
-    const versions = await (await store.bucket.client()).send(
-      new ListObjectVersionsCommand({ Bucket: store.bucket.name, Prefix: 'cdkd/FixtureV1/state.json' }),
-    );
+    const versions = await (
+      await store.bucket.client()
+    ).send(new ListObjectVersionsCommand({ Bucket: store.bucket.name, Prefix: 'cdkd/FixtureV1/state.json' }));
     expect((versions.Versions ?? []).length).toBe(1);
   });
 
@@ -136,16 +163,23 @@ describe('S3StateBackend', () => {
     const err = await rejection(store.backend.getState('Broken', 'us-east-1'));
     expect(err.code).toBe('STATE_CORRUPT');
     expect(err.message).toContain(`s3://${store.bucket.name}/${key}`);
-    expect(err.remedy).toContain(`aws s3api list-object-versions --bucket ${store.bucket.name} --prefix ${key}`);
+    expect(err.remedy).toContain(
+      `aws s3api list-object-versions --bucket ${store.bucket.name} --prefix ${key}`,
+    );
     // A writer that found no readable state cannot replace it either.
-    expect((await rejection(store.backend.saveState('Broken', 'us-east-1', newState('Broken')))).code).toBe('STATE_CONFLICT');
+    expect((await rejection(store.backend.saveState('Broken', 'us-east-1', newState('Broken')))).code).toBe(
+      'STATE_CONFLICT',
+    );
     expect(await getText(store, key)).toBe(fixture('corrupt.json'));
   });
 
   it('lists stacks with nested children and ignores non-stack keys', async () => {
     const store = await testStore(ctx.emulator);
     await store.backend.saveState('Parent', 'us-east-1', newState('Parent'));
-    await store.backend.saveState('Parent~Child', 'us-east-1', { ...newState('Parent~Child'), parentStack: 'Parent' });
+    await store.backend.saveState('Parent~Child', 'us-east-1', {
+      ...newState('Parent~Child'),
+      parentStack: 'Parent',
+    });
     await put(store, 'cdkd/_index/us-east-1/exports.json', '{}');
     await put(store, 'cdkd/Parent/us-east-1/lock.json', '{}');
     await put(store, 'cdkd-bootstrap/us-east-1.json', '{}');
@@ -171,7 +205,9 @@ describe('S3StateBackend', () => {
     // The client from the factory's own region is refused by the bucket's region (S3's 301).
     const wrong = store.factory.get(S3Client, { region: 'us-east-1' });
     await expect(
-      wrong.send(new GetObjectCommand({ Bucket: store.bucket.name, Key: 'cdkd/Far/ap-northeast-1/state.json' })),
+      wrong.send(
+        new GetObjectCommand({ Bucket: store.bucket.name, Key: 'cdkd/Far/ap-northeast-1/state.json' }),
+      ),
     ).rejects.toBeDefined();
   });
 });
