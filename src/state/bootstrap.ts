@@ -45,6 +45,7 @@ import { bootstrapMarkerKey } from './keys';
 import { purgeAndReport } from './purge';
 import { describeAwsError, httpStatus, s3ErrorCode } from './s3-errors';
 import type { S3StateBackend, StackRef } from './state-backend';
+import { legacyStateBucketName } from './state-bucket';
 import type { StateBucket } from './state-bucket';
 
 /** What bootstrap found and did for one bucket. */
@@ -251,6 +252,15 @@ export async function bootstrap(options: BootstrapOptions): Promise<BootstrapRes
   const common = { factory, accountId: identity.account, partition: identity.partition, logger, region };
 
   const stateReport = await ensureHardenedBucket({ ...common, name: stateBucket.name, versioning: true });
+  if (stateReport.created && stateBucket.source === 'default') {
+    const legacy = legacyStateBucketName(identity.account, region);
+    if ((await probeBucket(factory, legacy)).exists === true) {
+      logger.warn(
+        `The legacy state bucket ${legacy} exists; stacks recorded there are not in ${stateBucket.name}. ` +
+          `Move them with: cdkd state migrate --region ${region}`,
+      );
+    }
+  }
   const result: BootstrapResult = {
     account: identity.account,
     region,

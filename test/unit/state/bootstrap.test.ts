@@ -1,5 +1,6 @@
 /** cdkd bootstrap (and its teardown) against the emulator. */
 import {
+  CreateBucketCommand,
   GetBucketEncryptionCommand,
   GetBucketPolicyCommand,
   GetBucketVersioningCommand,
@@ -147,6 +148,19 @@ describe('bootstrap', () => {
     expect(now.Statement.map((s: { Sid: string }) => s.Sid).sort()).toEqual(
       [DENY_EXTERNAL_SID, DENY_INSECURE_TRANSPORT_SID, 'TeamNoBucketDelete'].sort(),
     );
+  });
+
+  it('points at cdkd state migrate when it creates the state bucket next to a legacy one', async () => {
+    const { factory, bucket, account, host } = await setup();
+    await factory.get(S3Client).send(new CreateBucketCommand({ Bucket: `cdkd-state-${account}-us-east-1` }));
+    await bootstrap({
+      factory,
+      stateBucket: bucket,
+      region: 'us-east-1',
+      assets: false,
+      logger: createLogger(host),
+    });
+    expect(host.text('warn')).toEqual([expect.stringContaining('cdkd state migrate --region us-east-1')]);
   });
 
   it('with --no-assets creates only the state bucket', async () => {
