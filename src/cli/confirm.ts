@@ -24,3 +24,12 @@ export async function confirmOrRefuse(question: string, forceFlag = '--force'): 
     rl.close();
   }
 }
+
+/**
+ * Asks on a terminal; without one there is nobody to ask and the answer is yes
+ * (CI runs destroy non-interactively). Callers skip it entirely with `--force`.
+ */
+export async function confirmIfInteractive(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return true;
+  return confirmOrRefuse(question);
+}

@@ -65,7 +65,7 @@ export async function assertStackAccounts(stacks: readonly SynthesizedStack[], f
 }
 
 /** Asset storage per region: cdkd's when the region's bootstrap marker exists, else CDK's bootstrap destinations. */
-async function assetModes(stacks: readonly SynthesizedStack[], store: StateStore, factory: AwsClientFactory): Promise<Map<string, AssetMode>> {
+export async function assetModes(stacks: readonly SynthesizedStack[], store: StateStore, factory: AwsClientFactory): Promise<Map<string, AssetMode>> {
   const modes = new Map<string, AssetMode>();
   for (const region of new Set(stacks.map((s) => stackRegion(s, factory)))) {
     const marker = await readBootstrapMarker(store.bucket, region);

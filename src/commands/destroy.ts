@@ -1,0 +1,66 @@
+import { Flags } from '@oclif/core';
+import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
+import { CdkdCommand } from '../cli/base-command';
+import { confirmIfInteractive } from '../cli/confirm';
+import { openEngineSession } from '../cli/engine-session';
+import { stateConfigFlags, stateFlags } from '../cli/state-flags';
+import { destroyApp, withDependents } from '../engine/destroy-app';
+import { stackRegion } from '../engine/deploy-app';
+import { synthesize } from '../synth/synthesize';
+import { renderDestroyFailure } from '../ui/destroy-report';
+import { engineFlags } from './deploy';
+
+export default class Destroy extends CdkdCommand {
+  static override description = `Delete the selected stacks' AWS resources and their state
+Resources are deleted in reverse dependency order (independent ones in parallel), from what state records; stacks that depend on a selected stack are destroyed first. DeletionPolicy Retain keeps a resource in AWS. Asks first on a terminal unless --force.`;
+
+  static override examples = ['<%= config.bin %> destroy MyStack', '<%= config.bin %> destroy --all --force'];
+
+  static override enableJsonFlag = true;
+  static override strict = false;
+  static override usage = 'destroy [STACKS...]';
+
+  static override flags = {
+    ...appFlags,
+    ...stackSelectionFlags,
+    ...stateFlags,
+    ...engineFlags,
+    force: Flags.boolean({ char: 'f', description: 'Do not ask for confirmation', default: false }),
+  };
+
+  async run(): Promise<unknown> {
+    const { flags, argv } = await this.parse(Destroy);
+    const config = this.resolveConfig(flags, { ...appConfigFlags(flags), ...stateConfigFlags(flags), concurrency: flags.concurrency });
+    const session = await openEngineSession({ config, oclifConfig: this.config, progress: flags.progress, operation: 'cdkd force-unlock <stack>' });
+    try {
+      const identity = await session.factory.callerIdentity();
+      const assembly = await synthesize({ config, ioHost: session.ioHost, defaultEnvironment: { account: identity.account, region: session.factory.region } });
+      try {
+        const selected = assembly.select({ ...stackSelector(argv as string[], flags), exclusively: true });
+        const stacks = flags.exclusively ? selected : withDependents(selected, assembly.stacks);
+        const names = stacks.map((s) => `${s.stackName} (${stackRegion(s, session.factory)})`).join(', ');
+        if (!flags.force && !(await confirmIfInteractive(`Destroy ${names}? Their AWS resources will be deleted.`))) {
+          session.logger.info('Cancelled; nothing was changed.');
+          return { cancelled: true };
+        }
+        const result = await destroyApp({
+          stacks,
+          store: session.store,
+          provisioner: session.provisioner,
+          factory: session.factory,
+          ioHost: session.ioHost,
+          concurrency: config.concurrency,
+          stackConcurrency: config.stackConcurrency,
+          signal: session.signal,
+        });
+        session.renderer.close();
+        if (!result.ok) throw renderDestroyFailure(result.stacks, result.keptStacks);
+        return { stacks: result.stacks.map((s) => ({ stackName: s.stackName, region: s.region, found: s.found, summary: s.summary })) };
+      } finally {
+        await assembly.dispose();
+      }
+    } finally {
+      session.close();
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { Flags } from '@oclif/core';
+import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
+import { CdkdCommand } from '../cli/base-command';
+import { stateConfigFlags, stateFlags } from '../cli/state-flags';
+import { diffApp } from '../engine/diff-app';
+import { SchemaStore } from '../provisioning/schema-store';
+import { openStateStore, createClientFactory } from '../state/state-store';
+import { synthesize } from '../synth/synthesize';
+import { parseParameterArgs, validateParameterAssignments } from '../template/parameters';
+import { parseTemplate } from '../template/types';
+import { renderStackPlan, summarizePlan } from '../ui/diff-render';
+
+export default class Diff extends CdkdCommand {
+  static override description = `Show what a deploy would change, against the state in S3
+Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] delete) with its property changes, and the output changes. Reads state without taking the lock; changes nothing.`;
+
+  static override examples = ['<%= config.bin %> diff', '<%= config.bin %> diff MyStack --fail', '<%= config.bin %> diff --all --json'];
+
+  static override enableJsonFlag = true;
+  static override strict = false;
+  static override usage = 'diff [STACKS...]';
+
+  static override flags = {
+    ...appFlags,
+    ...stackSelectionFlags,
+    ...stateFlags,
+    fail: Flags.boolean({ description: 'Exit with code 1 when there are changes', default: false }),
+    parameters: Flags.string({ description: 'Template parameter, as Stack:Name=value or Name=value (repeatable)', multiple: true }),
+  };
+
+  async run(): Promise<unknown> {
+    const { flags, argv } = await this.parse(Diff);
+    const config = this.resolveConfig(flags, { ...appConfigFlags(flags), ...stateConfigFlags(flags) });
+    const ioHost = this.ioHost(config.verbose);
+    const logger = this.logger(config.verbose);
+    const factory = await createClientFactory(config);
+    const store = await openStateStore({ config, logger, factory });
+    const identity = await factory.callerIdentity();
+    const assembly = await synthesize({ config, ioHost, defaultEnvironment: { account: identity.account, region: factory.region } });
+    let plans;
+    try {
+      const stacks = assembly.select(stackSelector(argv as string[], flags));
+      const parameters = parseParameterArgs(flags.parameters ?? []);
+      validateParameterAssignments(parameters, stacks.map((s) => ({ stackName: s.stackName, template: parseTemplate(s.template, `template of ${s.displayPath}`) })));
+      plans = await diffApp({ stacks, store, schemas: SchemaStore.default(), factory, parameters });
+    } finally {
+      await assembly.dispose();
+    }
+    if (!this.jsonEnabled()) {
+      const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+      for (const plan of plans) this.log(renderStackPlan(plan, { color }));
+      for (const plan of plans) logger.info(`${plan.stackName}: ${summarizePlan(plan)}`);
+    }
+    const changed = plans.some((p) => p.hasChanges);
+    if (flags.fail && changed) {
+      if (this.jsonEnabled()) this.logJson({ stacks: plans });
+      this.exit(1);
+    }
+    return { stacks: plans };
+  }
+}

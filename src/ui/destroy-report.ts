@@ -1,0 +1,22 @@
+/**
+ * The error a destroy ends with when something was left: what was not deleted
+ * and why, and that the state keeps it for a re-run. Exit code 2, as for a
+ * partial failure.
+ */
+import type { DestroyStackResult } from '../engine/destroy-stack';
+import { CdkdError, formatError } from '../util/errors';
+
+export function renderDestroyFailure(stacks: readonly DestroyStackResult[], keptStacks: readonly string[] = []): CdkdError {
+  const lines: string[] = [];
+  for (const s of stacks) {
+    for (const f of s.failed) lines.push(`  ${s.stackName}/${f.logicalId}: ${formatError(f.error)}`);
+    for (const k of s.skipped) lines.push(`  ${s.stackName}/${k.logicalId}: not deleted: ${k.reason}`);
+    if (s.interrupted) lines.push(`  ${s.stackName}: interrupted`);
+  }
+  if (keptStacks.length) lines.push(`  Not destroyed (a stack that depends on them was not destroyed): ${keptStacks.join(', ')}`);
+  return new CdkdError(`Destroy incomplete:\n${lines.join('\n')}`, {
+    code: 'DESTROY_INCOMPLETE',
+    exitCode: 2,
+    remedy: 'The resources that remain are kept in state; fix the cause and run the command again to finish.',
+  });
+}
