@@ -3,6 +3,9 @@
 'use strict';
 const path = require('node:path');
 
+// Tests run on Node 20 with the pinned SDK; its Node 22 notice is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 module.exports = {
   testEnvironment: 'node',
   transform: {
