@@ -4,6 +4,7 @@
  * command line with `aws-emulator --port 4566`.
  */
 import { EmulatorControlClient } from './control/client';
+import { StatePersistence } from './persistence';
 import { EmulatorServer } from './server';
 import { EmulatorState } from './state';
 
@@ -39,6 +40,14 @@ export interface RunningEmulator {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const state = new EmulatorState({ account: options.account, schemasDir: options.schemasDir });
+  let persistence: StatePersistence | undefined;
+  if (options.stateDir) {
+    persistence = new StatePersistence(state, options.stateDir);
+    persistence.load();
+    // An explicit --account wins over the saved default account.
+    if (options.account) state.accounts.defaultAccount = options.account;
+    state.onChange(() => persistence!.changed());
+  }
   const server = new EmulatorServer(state);
   const host = options.host ?? '127.0.0.1';
   const address = await server.listen(options.port ?? 0, host);
@@ -50,6 +59,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     control: new EmulatorControlClient(url),
     stop: async () => {
       await server.close();
+      await persistence?.flush();
     },
   };
 }

@@ -51,7 +51,10 @@ export class StsService implements ServiceHandler {
     }
     const m = ROLE_ARN.exec(roleArn);
     if (!m) throw new AwsError('ValidationError', `${roleArn} is invalid`);
-    if (!/^[\w+=,.@-]{2,64}$/.test(sessionName)) {
+    if (sessionName.length < 2 || sessionName.length > 64) {
+      throw new AwsError('ValidationError', `1 validation error detected: Value '${sessionName}' at 'roleSessionName' failed to satisfy constraint: Member must have length ${sessionName.length < 2 ? 'greater than or equal to 2' : 'less than or equal to 64'}`);
+    }
+    if (!/^[\w+=,.@-]*$/.test(sessionName)) {
       throw new AwsError('ValidationError', `1 validation error detected: Value '${sessionName}' at 'roleSessionName' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w+=,.@-]*`);
     }
     const duration = Number(params.get('DurationSeconds') ?? '3600');
