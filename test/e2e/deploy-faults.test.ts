@@ -1,0 +1,66 @@
+/**
+ * Throttling, 5xx answers and lost replies while deploying and destroying a
+ * real CDK app: the run converges to the same inventory as a clean one, with no
+ * duplicate resource (retried creates reuse their idempotency token / name).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ROOT, expectExit, inventoryResources, startHarness, stateResources } from './support/cdkd-cli';
+import type { CdkdHarness } from './support/cdkd-cli';
+
+const APP = path.join(ROOT, 'examples', 'basic-app');
+const STACK = 'E2eFaults';
+
+describe('deploy under injected faults', () => {
+  let h: CdkdHarness;
+  let out: string;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-faults-out-'));
+    expectExit(await h.cdkd(['bootstrap']));
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  const injectFaults = async () => {
+    const c = h.emulator.control;
+    await c.addFault({ service: 'cloudcontrol', error: 'ThrottlingException', probability: 0.3 });
+    await c.addFault({ service: 'cloudcontrol', error: 500, probability: 0.15 });
+    await c.addFault({ service: 'sqs', error: 503, probability: 0.3 });
+    await c.addFault({ service: 's3', operation: 'PutObject', error: 'SlowDown', probability: 0.2 });
+    // Lost replies: the request is applied, the answer never arrives.
+    await c.addFault({ service: 'cloudcontrol', operation: 'CreateResource', mode: 'drop', count: 2 });
+    await c.addFault({ service: 'sqs', operation: 'CreateQueue', mode: 'drop', count: 1 });
+  };
+
+  it('converges to one resource per logical id, matching state', async () => {
+    await injectFaults();
+    const result = await h.cdkd(['deploy', '--progress', 'events', '-o', out, '-c', `stackName=${STACK}`], { cwd: APP });
+    expectExit(result);
+    const fired = (await h.emulator.control.faults()).reduce((n, f) => n + f.fired, 0);
+    expect(fired).toBeGreaterThan(0);
+
+    const state = await h.readState(STACK);
+    const inventory = await h.appInventory();
+    expect(inventoryResources(inventory)).toEqual(stateResources(state));
+    const byType = (type: string) => inventory.filter((r) => r.type === type).length;
+    expect(byType('AWS::SQS::Queue')).toBe(1);
+    expect(byType('AWS::SSM::Parameter')).toBe(1);
+    expect(byType('AWS::Logs::LogGroup')).toBe(1);
+  });
+
+  it('destroys under the same faults and leaves nothing behind', async () => {
+    await h.emulator.control.clearFaults();
+    await injectFaults();
+    const result = await h.cdkd(['destroy', '--force', '--progress', 'events', '-o', out, '-c', `stackName=${STACK}`], { cwd: APP });
+    expectExit(result);
+    await h.emulator.control.clearFaults();
+    expect(await h.readState(STACK)).toBeUndefined();
+    expect(await h.appInventory()).toEqual([]);
+  });
+});
