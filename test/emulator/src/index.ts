@@ -9,7 +9,7 @@ import { EmulatorServer } from './server';
 import { EmulatorState } from './state';
 
 export { EmulatorControlClient } from './control/client';
-export type { EmulatorSettings, RequestCounts } from './control/client';
+export type { EmulatorSettings, EmulatorStats, RequestCounts } from './control/client';
 export type { TypeSettings } from './services/cloudcontrol/service';
 export type { Fault, FaultSpec } from './core/faults';
 export type { LatencyRule } from './core/latency';

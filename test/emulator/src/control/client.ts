@@ -22,6 +22,17 @@ export interface RequestCounts {
   byOperation: Record<string, number>;
 }
 
+/** Resource use of the emulator's process (`GET /_emulator/stats`). */
+export interface EmulatorStats {
+  uptimeMs: number;
+  /** CPU time of the whole process (all of it is the emulator when it runs as its own process). */
+  cpuUserMs: number;
+  cpuSystemMs: number;
+  rssBytes: number;
+  /** Requests served since start or the last clear. */
+  requests: number;
+}
+
 export class EmulatorControlClient {
   private readonly base: string;
 
@@ -38,6 +49,11 @@ export class EmulatorControlClient {
     } catch {
       return false;
     }
+  }
+
+  /** CPU and memory of the emulator's process, for benchmarks. */
+  stats(): Promise<EmulatorStats> {
+    return this.call('GET', '/stats');
   }
 
   /** Forgets every resource, request count, latency rule, fault and seeded stack. */

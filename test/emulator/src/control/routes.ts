@@ -23,6 +23,16 @@ export class ControlApi {
 
   constructor(private readonly state: EmulatorState) {
     this.add('GET', /^\/_emulator\/health$/, () => jsonResponse(200, { status: 'ok', account: this.state.accounts.defaultAccount }));
+    this.add('GET', /^\/_emulator\/stats$/, () => {
+      const cpu = process.cpuUsage();
+      return jsonResponse(200, {
+        uptimeMs: Math.round(process.uptime() * 1000),
+        cpuUserMs: Math.round(cpu.user / 1000),
+        cpuSystemMs: Math.round(cpu.system / 1000),
+        rssBytes: process.memoryUsage().rss,
+        requests: this.state.requests.snapshot().total,
+      });
+    });
     this.add('POST', /^\/_emulator\/reset$/, () => {
       this.state.reset();
       return jsonResponse(200, { reset: true });
