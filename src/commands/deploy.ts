@@ -104,6 +104,7 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
             summary: s.summary,
             outputs: s.outputs,
             elapsedMs: s.elapsedMs,
+            stateWrites: s.stateWrites,
           })),
         };
       } finally {

@@ -11,8 +11,10 @@
  *   region is the region the resource was recorded in.
  *
  * Polling honours the progress event's RetryAfter (when to ask again), which the
- * SDK's generic waiter ignores, and otherwise backs off between short bounds so a
- * finished request is noticed quickly without hammering the API.
+ * SDK's generic waiter ignores. Otherwise the next poll comes after a fixed
+ * fraction of the time the request has taken so far (bounded): a request is
+ * noticed at most that fraction late whatever its length, and a long request
+ * is polled rarely.
  */
 import type {
   CreateContext,
@@ -45,10 +47,12 @@ export interface CloudControlSchemaSource {
 
 export interface CloudControlProviderOptions {
   schemas: CloudControlSchemaSource;
-  /** First poll delay. Default 250 ms. */
+  /** Shortest poll delay. Default 50 ms. */
   pollMinDelayMs?: number;
-  /** Largest poll delay. Default 1 s. */
+  /** Longest poll delay. Default 5 s. */
   pollMaxDelayMs?: number;
+  /** Poll delay as a fraction of the request's elapsed time. Default 0.15. */
+  pollElapsedFraction?: number;
   /** Give up waiting for one request after this long. Default 2 h. */
   timeoutMs?: number;
   /** Injected for tests. */
@@ -101,8 +105,9 @@ export class CloudControlProvider implements ResourceProvider {
     options: CloudControlProviderOptions,
   ) {
     this.options = {
-      pollMinDelayMs: 250,
-      pollMaxDelayMs: 1000,
+      pollMinDelayMs: 50,
+      pollMaxDelayMs: 5000,
+      pollElapsedFraction: 0.15,
       timeoutMs: 2 * 60 * 60 * 1000,
       sleep: (ms) => defaultSleep(ms),
       now: () => Date.now(),
@@ -291,7 +296,6 @@ export class CloudControlProvider implements ResourceProvider {
     const { GetResourceRequestStatusCommand } = cc();
     let event = initial.ProgressEvent ?? {};
     const started = this.options.now();
-    let attempt = 0;
     while (event.OperationStatus !== 'SUCCESS') {
       if (event.OperationStatus === 'FAILED' || event.OperationStatus === 'CANCEL_COMPLETE') {
         throw this.failure(event, logicalId, resourceType, physicalId);
@@ -307,7 +311,7 @@ export class CloudControlProvider implements ResourceProvider {
           { resource: { logicalId, resourceType, physicalId }, remedy: 'Check the resource in the AWS console, then re-run.' },
         );
       }
-      await this.options.sleep(this.pollDelay(attempt++, event.RetryAfter));
+      await this.options.sleep(this.pollDelay(this.options.now() - started, event.RetryAfter));
       const token = event.RequestToken;
       const out = await this.call(logicalId, resourceType, physicalId, () =>
         this.client().send(new GetResourceRequestStatusCommand({ RequestToken: token })),
@@ -317,13 +321,11 @@ export class CloudControlProvider implements ResourceProvider {
     return event;
   }
 
-  private pollDelay(attempt: number, retryAfter: Date | undefined): number {
-    const { pollMinDelayMs: min, pollMaxDelayMs: max } = this.options;
-    if (retryAfter) {
-      const wait = retryAfter.getTime() - this.options.now();
-      if (wait > 0) return Math.min(wait, max * 30);
-    }
-    return Math.min(max, min * 2 ** attempt);
+  private pollDelay(elapsedMs: number, retryAfter: Date | undefined): number {
+    const { pollMinDelayMs: min, pollMaxDelayMs: max, pollElapsedFraction: fraction } = this.options;
+    const proportional = Math.min(max, Math.max(min, elapsedMs * fraction));
+    const asked = retryAfter ? retryAfter.getTime() - this.options.now() : 0;
+    return Math.max(proportional, Math.min(asked, max * 12));
   }
 
   private failure(event: ProgressEvent, logicalId: string, resourceType: string, physicalId?: string): ProvisioningError {
