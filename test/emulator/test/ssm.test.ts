@@ -89,4 +89,20 @@ describe('SSM Parameter Store', () => {
     await expect(ssm.send(new PutParameterCommand({ Name: 'aws-thing', Value: 'v', Type: 'String' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 400 } });
     await expect(ssm.send(new PutParameterCommand({ Name: 'a/b', Value: 'v', Type: 'String' }))).rejects.toMatchObject({ name: 'ValidationException' });
   });
+
+  test('public parameters under reserved names are seeded through the control API', async () => {
+    await ctx.emulator.control.seedParameter({ name: '/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64', value: 'ami-0123456789abcdef0' });
+    const got = await ssm.send(new GetParameterCommand({ Name: '/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64' }));
+    expect(got.Parameter?.Value).toBe('ami-0123456789abcdef0');
+  });
+
+  test('an unsigned JSON-protocol request is refused with MissingAuthenticationTokenException', async () => {
+    const res = await fetch(`${ctx.emulator.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AmazonSSM.GetParameter' },
+      body: JSON.stringify({ Name: 'x' }),
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { __type: string }).__type).toMatch(/MissingAuthenticationTokenException$/);
+  });
 });

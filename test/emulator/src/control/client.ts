@@ -130,6 +130,11 @@ export class EmulatorControlClient {
     await this.call('DELETE', `/cloudformation/stacks/${encodeURIComponent(stackName)}${suffix}`);
   }
 
+  /** Seeds (or overwrites) an SSM parameter, reserved names such as `/aws/service/...` included. */
+  seedParameter(parameter: { name: string; value: string; type?: 'String' | 'StringList' | 'SecureString'; account?: string; region?: string }): Promise<{ name: string; version: number }> {
+    return this.call('POST', '/ssm/parameters', parameter);
+  }
+
   /**
    * Cloud Control behaviour of a resource type (`*` for every type): latency
    * from request to SUCCESS, non-provisionable (UnsupportedActionException),

@@ -81,10 +81,12 @@ export class ControlApi {
       const { accountId } = body(req) as { accountId?: unknown };
       if (typeof accountId !== 'string' || !/^\d{12}$/.test(accountId)) throw badRequest('"accountId" must be 12 digits');
       this.state.accounts.defaultAccount = accountId;
+      this.state.changed();
       return jsonResponse(200, { accountId });
     });
     this.addCloudFormationRoutes();
     this.addCloudControlRoutes();
+    this.addSsmRoutes();
     this.add('GET', /^\/_emulator\/settings$/, () => jsonResponse(200, this.settings()));
     this.add('PUT', /^\/_emulator\/settings$/, (req) => {
       const { sqsDeleteCooldownMs } = body(req) as { sqsDeleteCooldownMs?: unknown };
@@ -93,6 +95,24 @@ export class ControlApi {
         this.state.sqs.deleteCooldownMs = sqsDeleteCooldownMs;
       }
       return jsonResponse(200, this.settings());
+    });
+  }
+
+  private addSsmRoutes(): void {
+    // Public parameters (e.g. /aws/service/...) cannot be written through PutParameter: seed them here.
+    this.add('POST', /^\/_emulator\/ssm\/parameters$/, (req) => {
+      const seed = body(req) as { name?: unknown; value?: unknown; type?: unknown; account?: unknown; region?: unknown };
+      if (typeof seed.name !== 'string' || typeof seed.value !== 'string') throw badRequest('a parameter needs "name" and "value" (strings)');
+      const parameter = this.state.ssm.put(typeof seed.account === 'string' ? seed.account : this.state.accounts.defaultAccount, typeof seed.region === 'string' ? seed.region : 'us-east-1', {
+        name: seed.name,
+        value: seed.value,
+        type: (typeof seed.type === 'string' ? seed.type : 'String') as 'String',
+        overwrite: true,
+        user: 'emulator-control',
+        allowReserved: true,
+      });
+      this.state.changed();
+      return jsonResponse(201, { name: parameter.name, version: parameter.versions.length });
     });
   }
 
@@ -128,12 +148,15 @@ export class ControlApi {
     this.add('GET', /^\/_emulator\/cloudformation\/stacks$/, () => jsonResponse(200, this.state.cloudformation.stacks));
     this.add('POST', /^\/_emulator\/cloudformation\/stacks$/, (req) => {
       const seed = body(req) as StackSeed;
-      return jsonResponse(201, this.state.cloudformation.seed(seed, this.state.accounts.defaultAccount));
+      const stack = this.state.cloudformation.seed(seed, this.state.accounts.defaultAccount);
+      this.state.changed();
+      return jsonResponse(201, stack);
     });
     this.add('DELETE', /^\/_emulator\/cloudformation\/stacks\/([^/]+)$/, (req, [name]) => {
       const account = req.query.get('account') ?? this.state.accounts.defaultAccount;
       const region = req.query.get('region') ?? 'us-east-1';
       if (!this.state.cloudformation.remove(name!, account, region)) throw notFound(`no seeded stack ${name} in ${account}/${region}`);
+      this.state.changed();
       return jsonResponse(200, { deleted: name });
     });
   }

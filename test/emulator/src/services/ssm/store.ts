@@ -38,6 +38,8 @@ export interface PutParameterInput {
   overwrite?: boolean;
   tags?: Record<string, string>;
   user: string;
+  /** Allows names under the reserved `aws`/`ssm` prefixes (public parameters seeded through the control API). */
+  allowReserved?: boolean;
 }
 
 const TYPES = new Set(['String', 'StringList', 'SecureString']);
@@ -61,7 +63,7 @@ export class SsmStore {
   /** PutParameter: a new parameter (version 1) or, with overwrite, a new version. */
   put(account: string, region: string, input: PutParameterInput): Parameter {
     const name = normalizeName(input.name);
-    validateName(name);
+    validateName(name, input.allowReserved === true);
     if (input.value === undefined || input.value === null || input.value === '') {
       throw ssmErrors.validation("1 validation error detected: Value '' at 'value' failed to satisfy constraint: Member must have length greater than or equal to 1");
     }
@@ -150,7 +152,7 @@ function normalizeName(name: string): string {
   return m[1]!.split('/').length > 2 ? m[1]! : m[1]!.slice(1);
 }
 
-function validateName(name: string): void {
+function validateName(name: string, allowReserved: boolean): void {
   if (!name || name.length > 1011) {
     throw ssmErrors.validation(`1 validation error detected: Value '${name}' at 'name' failed to satisfy constraint: Member must have length less than or equal to 2048`);
   }
@@ -158,7 +160,7 @@ function validateName(name: string): void {
     throw ssmErrors.validation('Parameter name: can\'t be prefixed with "aws" or "ssm" (case-insensitive). It must use only letters, numbers, or the following symbols: . (period), - (hyphen), _ (underscore). Special characters are not allowed. All sub-paths, if specified, must use the forward slash symbol "/". Valid example: /get/parameters2-/by1./path0_.');
   }
   const firstSegment = name.replace(/^\//, '').split('/')[0]!.toLowerCase();
-  if (firstSegment.startsWith('aws') || firstSegment.startsWith('ssm')) {
+  if (!allowReserved && (firstSegment.startsWith('aws') || firstSegment.startsWith('ssm'))) {
     throw new AwsError('AccessDeniedException', `No access to reserved parameter name: ${name}.`, 400);
   }
   if (name.includes('/') && !name.startsWith('/')) throw ssmErrors.validation('Parameter name must be a fully qualified name.');
