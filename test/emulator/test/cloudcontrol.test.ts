@@ -99,6 +99,17 @@ describe('Cloud Control lifecycle', () => {
     await expect(cc.send(new GetResourceRequestStatusCommand({ RequestToken: 'no-such-token' }))).rejects.toMatchObject({ name: 'RequestTokenNotFoundException' });
   });
 
+  test('a second request on a resource with one in progress is ConcurrentOperationException', async () => {
+    await ctx.emulator.control.setTypeLatency('AWS::Logs::LogGroup', 600_000);
+    const created = await cc.send(new CreateResourceCommand({ TypeName: 'AWS::Logs::LogGroup', DesiredState: JSON.stringify({ LogGroupName: 'busy' }) }));
+    await expect(cc.send(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'busy' }))).rejects.toMatchObject({ name: 'ConcurrentOperationException' });
+    await cc.send(new CancelResourceRequestCommand({ RequestToken: created.ProgressEvent!.RequestToken! }));
+    await ctx.emulator.control.setTypeLatency('AWS::Logs::LogGroup', 0);
+    const del = await cc.send(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'busy' }));
+    // The canceled create never made the log group.
+    expect((await settle(del.ProgressEvent!.RequestToken!)).event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'NotFound' });
+  });
+
   test('a patch that changes a create-only property fails with NotUpdatable', async () => {
     const event = await create('AWS::SQS::Queue', { QueueName: 'fixed-name', VisibilityTimeout: 30 });
     expect(event.OperationStatus).toBe('SUCCESS');

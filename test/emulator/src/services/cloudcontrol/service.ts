@@ -51,11 +51,17 @@ type Input = Record<string, unknown>;
 
 export class CloudControlStore {
   readonly requests = new Map<string, ResourceRequest>();
+  /** Requests by `<account>|<region>|<ClientToken>`. */
+  readonly byClientToken = new Map<string, ResourceRequest>();
+  /** Requests still IN_PROGRESS by `<account>|<region>|<type>|<identifier>`. */
+  readonly inProgress = new Map<string, ResourceRequest>();
   readonly typeSettings = new Map<string, TypeSettings>();
 
   clearRequests(): void {
     for (const r of this.requests.values()) if (r.timer) clearTimeout(r.timer);
     this.requests.clear();
+    this.byClientToken.clear();
+    this.inProgress.clear();
   }
 
   clear(): void {
@@ -167,27 +173,23 @@ export class CloudControlService implements ServiceHandler {
   private replayed(ctx: CallContext, input: Input, operation: OperationName): ResourceRequest | undefined {
     const clientToken = input.ClientToken;
     if (typeof clientToken !== 'string' || !clientToken) return undefined;
-    const fingerprint = JSON.stringify({ operation, input });
-    for (const r of this.store.requests.values()) {
-      if (r.clientToken !== clientToken || r.account !== ctx.account || r.region !== ctx.region) continue;
-      if (r.fingerprint !== fingerprint) {
-        throw new AwsError(
-          'ClientTokenConflictException',
-          "The specified client token has already been used in another resource request. It's best practice for client tokens to be unique for each resource operation request. However, client token expire after 36 hours.",
-          400,
-        );
-      }
-      return r;
+    const r = this.store.byClientToken.get(`${ctx.account}|${ctx.region}|${clientToken}`);
+    if (!r) return undefined;
+    if (r.fingerprint !== JSON.stringify({ operation, input })) {
+      throw new AwsError(
+        'ClientTokenConflictException',
+        "The specified client token has already been used in another resource request. It's best practice for client tokens to be unique for each resource operation request. However, client token expire after 36 hours.",
+        400,
+      );
     }
-    return undefined;
+    return r;
   }
 
   private checkConcurrent(ctx: CallContext, typeName: string, identifier: string | undefined): void {
     if (!identifier) return;
-    for (const r of this.store.requests.values()) {
-      if (r.account === ctx.account && r.region === ctx.region && r.typeName === typeName && r.identifier === identifier && r.status === 'IN_PROGRESS') {
-        throw new AwsError('ConcurrentOperationException', `Another resource operation is currently being performed on this resource (request ${r.token}).`, 400);
-      }
+    const r = this.store.inProgress.get(`${ctx.account}|${ctx.region}|${typeName}|${identifier}`);
+    if (r && r.status === 'IN_PROGRESS') {
+      throw new AwsError('ConcurrentOperationException', `Another resource operation is currently being performed on this resource (request ${r.token}).`, 400);
     }
   }
 
@@ -211,8 +213,12 @@ export class CloudControlService implements ServiceHandler {
       fingerprint: JSON.stringify({ operation, input }),
     };
     this.store.requests.set(request.token, request);
+    if (request.clientToken) this.store.byClientToken.set(`${request.account}|${request.region}|${request.clientToken}`, request);
+    const progressKey = identifier ? `${request.account}|${request.region}|${request.typeName}|${identifier}` : undefined;
+    if (progressKey) this.store.inProgress.set(progressKey, request);
     const finish = () => {
       request.timer = undefined;
+      if (progressKey && this.store.inProgress.get(progressKey) === request) this.store.inProgress.delete(progressKey);
       if (request.status !== 'IN_PROGRESS') return;
       const fail = this.injectedFailure(schema.typeName, operation);
       try {
@@ -401,6 +407,7 @@ export class CloudControlService implements ServiceHandler {
     if (request.timer) clearTimeout(request.timer);
     request.timer = undefined;
     request.status = 'CANCEL_COMPLETE';
+    if (request.identifier) this.store.inProgress.delete(`${request.account}|${request.region}|${request.typeName}|${request.identifier}`);
     // The cancel answer reports the cancellation under way; later reads report it complete.
     return { ProgressEvent: { ...this.progressEvent(request), OperationStatus: 'CANCEL_IN_PROGRESS' } };
   }
