@@ -34,11 +34,14 @@ test('nested read-only attributes and the ARN template are generated', async () 
 test('a generated name when the identifier property is absent; $ref definitions are validated', async () => {
   const event = await run(new CreateResourceCommand({ TypeName: 'Emulator::Test::Widget', DesiredState: JSON.stringify({ Size: 1 }) }));
   expect(event.Identifier).toMatch(/^Widget-[A-Z0-9]{12}$/);
-  const bad = await run(new CreateResourceCommand({ TypeName: 'Emulator::Test::Widget', DesiredState: JSON.stringify({ Size: 1, Settings: { Labels: { a: 1 } } }) }));
-  expect(bad).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'InvalidRequest' });
-  expect(bad.StatusMessage).toContain('#/Settings/Labels/a: expected type: String, found: Integer');
-  const nested = await run(new CreateResourceCommand({ TypeName: 'Emulator::Test::Widget', DesiredState: JSON.stringify({ Size: 1, Endpoint: { Address: 'x' } }) }));
-  expect(nested).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'InvalidRequest' });
+  await expect(run(new CreateResourceCommand({ TypeName: 'Emulator::Test::Widget', DesiredState: JSON.stringify({ Size: 1, Settings: { Labels: { a: 1 } } }) }))).rejects.toMatchObject({
+    name: 'ValidationException',
+    message: 'Model validation failed (#/Settings/Labels/a: expected type: String, found: Integer)',
+  });
+  await expect(run(new CreateResourceCommand({ TypeName: 'Emulator::Test::Widget', DesiredState: JSON.stringify({ Size: 1, Endpoint: { Address: 'x' } }) }))).rejects.toMatchObject({
+    name: 'ValidationException',
+    message: expect.stringContaining('/properties/Endpoint/Address'),
+  });
 });
 
 test('multi-part identifiers are joined with "|"; anyOf accepts either type', async () => {
@@ -46,10 +49,13 @@ test('multi-part identifiers are joined with "|"; anyOf accepts either type', as
   expect(event).toMatchObject({ OperationStatus: 'SUCCESS', Identifier: 'p|c' });
   const got = await cc.send(new GetResourceCommand({ TypeName: 'Emulator::Test::Link', Identifier: 'p|c' }));
   expect(JSON.parse(got.ResourceDescription!.Properties!)).toEqual({ Parent: 'p', Child: 'c', Weight: 'heavy' });
-  const bad = await run(new CreateResourceCommand({ TypeName: 'Emulator::Test::Link', DesiredState: JSON.stringify({ Parent: 'p', Child: 'd', Weight: true }) }));
-  expect(bad).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'InvalidRequest' });
-  const moved = await run(new UpdateResourceCommand({ TypeName: 'Emulator::Test::Link', Identifier: 'p|c', PatchDocument: JSON.stringify([{ op: 'replace', path: '/Parent', value: 'q' }]) }));
-  expect(moved).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'NotUpdatable' });
+  await expect(run(new CreateResourceCommand({ TypeName: 'Emulator::Test::Link', DesiredState: JSON.stringify({ Parent: 'p', Child: 'd', Weight: true }) }))).rejects.toMatchObject({
+    name: 'ValidationException',
+    message: 'Model validation failed (#/Weight: #: no subschema matched out of the total 2 subschemas)',
+  });
+  await expect(run(new UpdateResourceCommand({ TypeName: 'Emulator::Test::Link', Identifier: 'p|c', PatchDocument: JSON.stringify([{ op: 'replace', path: '/Parent', value: 'q' }]) }))).rejects.toMatchObject({
+    name: 'NotUpdatableException',
+  });
   const weighted = await run(new UpdateResourceCommand({ TypeName: 'Emulator::Test::Link', Identifier: 'p|c', PatchDocument: JSON.stringify([{ op: 'replace', path: '/Weight', value: 3 }]) }));
   expect(weighted.OperationStatus).toBe('SUCCESS');
 });

@@ -110,18 +110,24 @@ describe('Cloud Control lifecycle', () => {
     expect((await settle(del.ProgressEvent!.RequestToken!)).event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'NotFound' });
   });
 
-  test('a patch that changes a create-only property fails with NotUpdatable', async () => {
+  test('a patch that changes a create-only property is refused with NotUpdatableException', async () => {
     const event = await create('AWS::SQS::Queue', { QueueName: 'fixed-name', VisibilityTimeout: 30 });
     expect(event.OperationStatus).toBe('SUCCESS');
     const url = event.Identifier!;
-    const update = await cc.send(new UpdateResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: url, PatchDocument: JSON.stringify([{ op: 'replace', path: '/QueueName', value: 'other-name' }]) }));
-    const { event: failed } = await settle(update.ProgressEvent!.RequestToken!);
-    expect(failed).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'NotUpdatable' });
-    expect(failed.StatusMessage).toContain('/properties/QueueName');
+    await expect(
+      cc.send(new UpdateResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: url, PatchDocument: JSON.stringify([{ op: 'replace', path: '/QueueName', value: 'other-name' }]) })),
+    ).rejects.toMatchObject({ name: 'NotUpdatableException', message: 'Invalid patch update: createOnlyProperties [/properties/QueueName] cannot be updated', $metadata: { httpStatusCode: 400 } });
     expect((await properties('AWS::SQS::Queue', url)).QueueName).toBe('fixed-name');
-    // A read-only property cannot be patched either.
-    const readOnly = await cc.send(new UpdateResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: url, PatchDocument: JSON.stringify([{ op: 'replace', path: '/Arn', value: 'x' }]) }));
-    expect((await settle(readOnly.ProgressEvent!.RequestToken!)).event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'InvalidRequest' });
+    // A read-only property cannot be patched either; a patch that breaks the schema is a ValidationException.
+    await expect(cc.send(new UpdateResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: url, PatchDocument: JSON.stringify([{ op: 'replace', path: '/Arn', value: 'x' }]) }))).rejects.toMatchObject({
+      name: 'NotUpdatableException',
+    });
+    await expect(
+      cc.send(new UpdateResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: url, PatchDocument: JSON.stringify([{ op: 'replace', path: '/DelaySeconds', value: '2' }]) })),
+    ).rejects.toMatchObject({ name: 'ValidationException', message: 'Model validation failed (#/DelaySeconds: expected type: Integer, found: String)' });
+    await expect(
+      cc.send(new UpdateResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: `${ctx.emulator.url}/123456789012/missing`, PatchDocument: '[]' })),
+    ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
   });
 
   test('ClientToken makes a request idempotent; reusing it for another request conflicts', async () => {
@@ -143,17 +149,19 @@ describe('Cloud Control lifecycle', () => {
     expect(dup.StatusMessage).toContain("identifier 'dup' already exists");
   });
 
-  test('required properties and types are validated (InvalidRequest)', async () => {
-    const missing = await create('AWS::IAM::Role', { RoleName: 'no-policy' });
-    expect(missing).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'InvalidRequest' });
-    expect(missing.StatusMessage).toContain('required key [AssumeRolePolicyDocument] not found');
-    const wrongType = await create('AWS::SQS::Queue', { QueueName: 'typed', DelaySeconds: '5' });
-    expect(wrongType).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'InvalidRequest' });
-    expect(wrongType.StatusMessage).toContain('#/DelaySeconds: expected type: Integer, found: String');
-    const extra = await create('AWS::Logs::LogGroup', { LogGroupName: 'x', Colour: 'red' });
-    expect(extra.StatusMessage).toContain('extraneous key [Colour] is not permitted');
-    const readOnly = await create('AWS::Logs::LogGroup', { LogGroupName: 'y', Arn: 'arn:aws:logs:us-east-1:123456789012:log-group:y' });
-    expect(readOnly).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'InvalidRequest' });
+  test('the desired state is validated against the schema before the request is accepted (ValidationException)', async () => {
+    const send = (TypeName: string, desired: Record<string, unknown>) => cc.send(new CreateResourceCommand({ TypeName, DesiredState: JSON.stringify(desired) }));
+    await expect(send('AWS::IAM::Role', { RoleName: 'no-policy' })).rejects.toMatchObject({
+      name: 'ValidationException',
+      message: 'Model validation failed (#: required key [AssumeRolePolicyDocument] not found)',
+      $metadata: { httpStatusCode: 400 },
+    });
+    await expect(send('AWS::SQS::Queue', { QueueName: 'typed', DelaySeconds: '5' })).rejects.toMatchObject({
+      message: 'Model validation failed (#/DelaySeconds: expected type: Integer, found: String)',
+    });
+    await expect(send('AWS::Logs::LogGroup', { LogGroupName: 'x', Colour: 'red' })).rejects.toMatchObject({ message: expect.stringContaining('extraneous key [Colour] is not permitted') });
+    await expect(send('AWS::Logs::LogGroup', { LogGroupName: 'y', Arn: 'arn:aws:logs:us-east-1:123456789012:log-group:y' })).rejects.toMatchObject({ name: 'ValidationException' });
+    expect((await cc.send(new ListResourceRequestsCommand({}))).ResourceRequestStatusSummaries).toEqual([]);
   });
 
   test('unknown types are TypeNotFoundException; non-provisionable types UnsupportedActionException', async () => {

@@ -8,7 +8,7 @@ import type { EmulatorRequest, EmulatorResponse } from '../../core/http';
 import { uuid } from '../../core/ids';
 import { jsonError, jsonFault, jsonInput, jsonOk, jsonTarget, missingAuthTokenException, type JsonProtocolOptions } from '../../core/json-protocol';
 import type { CallContext, RoutedCall, ServiceHandler } from '../../core/service';
-import { HandlerError, notFound, type ResourceAdapter, type StoredResource } from './adapters';
+import { HandlerError, type ResourceAdapter, type StoredResource } from './adapters';
 import type { Scope } from './generate';
 import { applyPatch, PatchError, type PatchOperation } from './patch';
 import { getAt, pointerPath, type ResourceSchema, type SchemaRegistry } from './schemas';
@@ -277,14 +277,13 @@ export class CloudControlService implements ServiceHandler {
       throw new AwsError('InvalidRequestException', 'DesiredState is not a valid JSON document', 400);
     }
     if (!desired || typeof desired !== 'object' || Array.isArray(desired)) throw new AwsError('InvalidRequestException', 'DesiredState must be a JSON object', 400);
+    // Cloud Control validates the desired state against the schema before accepting the request.
+    checkModel(schema, desired, true);
     const knownIdentifier = identifierFromDesired(schema, desired);
     this.checkConcurrent(ctx, schema.typeName, knownIdentifier);
     const scope = this.scope(ctx);
     const adapter = this.adapterFor(schema.typeName);
-    const request = this.start(ctx, input, schema, 'CREATE', knownIdentifier, () => {
-      checkModel(schema, desired, true);
-      return adapter.create(scope, schema, desired);
-    });
+    const request = this.start(ctx, input, schema, 'CREATE', knownIdentifier, () => adapter.create(scope, schema, desired));
     return this.respond(request, true);
   }
 
@@ -304,28 +303,27 @@ export class CloudControlService implements ServiceHandler {
     this.checkConcurrent(ctx, schema.typeName, identifier);
     const scope = this.scope(ctx);
     const adapter = this.adapterFor(schema.typeName);
-    const request = this.start(ctx, input, schema, 'UPDATE', identifier, () => {
-      const current = adapter.read(scope, schema, identifier);
-      if (!current) throw notFound(schema.typeName, identifier);
-      const readOnly = new Set((schema.readOnlyProperties ?? []).map((p) => pointerPath(p)).filter((s) => s.length === 1).map((s) => s[0]!));
-      const before: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(current.model)) if (!readOnly.has(k)) before[k] = v;
-      for (const op of operations) {
-        const top = String(op.path ?? '').split('/')[1];
-        if (top && readOnly.has(top)) throw new HandlerError('InvalidRequest', `Invalid patch update: readOnlyProperties [/properties/${top}] cannot be updated`);
-      }
-      let after: Record<string, unknown>;
-      try {
-        after = applyPatch(before, operations);
-      } catch (err) {
-        if (err instanceof PatchError) throw new HandlerError('InvalidRequest', `Invalid patch update: ${err.message}`);
-        throw err;
-      }
-      const changed = (schema.createOnlyProperties ?? []).filter((p) => JSON.stringify(getAt(before, pointerPath(p))) !== JSON.stringify(getAt(after, pointerPath(p))));
-      if (changed.length) throw new HandlerError('NotUpdatable', `Invalid patch update: createOnlyProperties [${changed.join(', ')}] cannot be updated`);
-      checkModel(schema, after, false);
-      return adapter.update(scope, schema, identifier, after);
-    });
+    // The patch is applied to the current model and checked before the request is accepted.
+    const current = adapter.read(scope, schema, identifier);
+    if (!current) throw new AwsError('ResourceNotFoundException', `Resource of type '${schema.typeName}' with identifier '${identifier}' was not found.`, 400);
+    const readOnly = new Set((schema.readOnlyProperties ?? []).map((p) => pointerPath(p)).filter((s) => s.length === 1).map((s) => s[0]!));
+    const before: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(current.model)) if (!readOnly.has(k)) before[k] = v;
+    const touchedReadOnly = [...new Set(operations.map((op) => String(op?.path ?? '').split('/')[1] ?? '').filter((top) => readOnly.has(top)))];
+    if (touchedReadOnly.length) {
+      throw new AwsError('NotUpdatableException', `Invalid patch update: readOnlyProperties [${touchedReadOnly.map((p) => `/properties/${p}`).join(', ')}] cannot be updated`, 400);
+    }
+    let after: Record<string, unknown>;
+    try {
+      after = applyPatch(before, operations);
+    } catch (err) {
+      if (err instanceof PatchError) throw new AwsError('ValidationException', `Invalid patch update: ${err.message}`, 400);
+      throw err;
+    }
+    const changed = (schema.createOnlyProperties ?? []).filter((p) => JSON.stringify(getAt(before, pointerPath(p))) !== JSON.stringify(getAt(after, pointerPath(p))));
+    if (changed.length) throw new AwsError('NotUpdatableException', `Invalid patch update: createOnlyProperties [${changed.join(', ')}] cannot be updated`, 400);
+    checkModel(schema, after, false);
+    const request = this.start(ctx, input, schema, 'UPDATE', identifier, () => adapter.update(scope, schema, identifier, after));
     return this.respond(request, true);
   }
 
@@ -421,12 +419,12 @@ function identifierFromDesired(schema: ResourceSchema, desired: Record<string, u
   return parts.every((v) => typeof v === 'string' && v) ? parts.join('|') : undefined;
 }
 
-/** Schema validation, and no read-only property in a desired state. */
+/** Schema validation, and no read-only property in a desired state: a 400 ValidationException, as Cloud Control answers. */
 function checkModel(schema: ResourceSchema, model: Record<string, unknown>, isCreate: boolean): void {
   const errors = validateModel(schema, model);
-  if (errors.length) throw new HandlerError('InvalidRequest', validationMessage(errors));
+  if (errors.length) throw new AwsError('ValidationException', validationMessage(errors), 400);
   if (isCreate) {
     const readOnly = (schema.readOnlyProperties ?? []).filter((p) => !p.includes('*') && getAt(model, pointerPath(p)) !== undefined);
-    if (readOnly.length) throw new HandlerError('InvalidRequest', `Model validation failed (#: read-only properties [${readOnly.join(', ')}] cannot be set)`);
+    if (readOnly.length) throw new AwsError('ValidationException', `Model validation failed (#: read-only properties [${readOnly.join(', ')}] cannot be set)`, 400);
   }
 }
