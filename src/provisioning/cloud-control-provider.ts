@@ -99,6 +99,8 @@ export class CloudControlProvider implements ResourceProvider {
   private readonly options: Required<Omit<CloudControlProviderOptions, 'schemas'>> & { schemas: CloudControlSchemaSource };
   /** Creates whose earlier request ended FAILED: the next attempt needs a fresh token. */
   private readonly failedAttempts = new Map<string, number>();
+  /** Errors that report a request Cloud Control settled as FAILED (not a lost or refused call). */
+  private readonly settledFailures = new WeakSet<object>();
 
   constructor(
     private readonly ctx: ProviderContext,
@@ -138,7 +140,11 @@ export class CloudControlProvider implements ResourceProvider {
     try {
       final = await this.waitFor(event, logicalId, resourceType, undefined);
     } catch (err) {
-      if ((err as ProvisioningError).retryable) this.failedAttempts.set(context.idempotencyToken, attempt + 1);
+      // Cloud Control answers a reused token with the same settled request, so a retry
+      // after a FAILED request needs a new one; after a lost reply it must keep the old one.
+      if (typeof err === 'object' && err !== null && this.settledFailures.has(err)) {
+        this.failedAttempts.set(context.idempotencyToken, attempt + 1);
+      }
       throw err;
     }
     const identifier = final.Identifier;
@@ -331,7 +337,7 @@ export class CloudControlProvider implements ResourceProvider {
   private failure(event: ProgressEvent, logicalId: string, resourceType: string, physicalId?: string): ProvisioningError {
     const code = event.ErrorCode ?? 'GeneralServiceException';
     const verb = event.Operation?.toLowerCase() ?? 'provision';
-    return new ProvisioningError(
+    const error = new ProvisioningError(
       `Failed to ${verb} ${logicalId} (${resourceType}) through Cloud Control: ${code}: ${event.StatusMessage ?? 'no message'}`,
       {
         code: code === 'NotFound' ? 'RESOURCE_NOT_FOUND' : code === 'AlreadyExists' ? 'RESOURCE_ALREADY_EXISTS' : 'PROVISIONING_ERROR',
@@ -340,6 +346,8 @@ export class CloudControlProvider implements ResourceProvider {
         remedy: code === 'AlreadyExists' ? 'A resource with the same name already exists: rename it in the app, or delete the existing one.' : undefined,
       },
     );
+    this.settledFailures.add(error);
+    return error;
   }
 }
 

@@ -1,0 +1,154 @@
+/**
+ * The deploy engine on hand-written templates, against the emulator: failures
+ * keep finished work, dependents are skipped, fixed-name replacements delete
+ * first, retain policies, interrupts, and the no-change fast path.
+ */
+import { deployStack } from '../../../src/engine/deploy-stack';
+import type { DeployStackResult } from '../../../src/engine/deploy-stack';
+import { destroyStack } from '../../../src/engine/destroy-stack';
+import { ResourceProvisioner } from '../../../src/engine/provisioner';
+import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
+import { SchemaStore } from '../../../src/provisioning/schema-store';
+import { parseTemplate } from '../../../src/template/types';
+import { RESOURCE_EVENT } from '../../../src/engine/events';
+import type { ResourceEvent } from '../../../src/engine/events';
+import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
+import { testStore, useEmulator } from '../state/helpers';
+import type { TestStore } from '../state/helpers';
+
+const REGION = 'us-east-1';
+const schemas = SchemaStore.default();
+
+describe('deployStack', () => {
+  const ctx = useEmulator();
+  let store: TestStore;
+  let host: RecordingIoHost;
+  let provisioner: ResourceProvisioner;
+
+  beforeEach(async () => {
+    await ctx.emulator.control.reset();
+    store = await testStore(ctx.emulator);
+    host = new RecordingIoHost();
+    provisioner = new ResourceProvisioner({
+      registry: ProviderRegistry.fromPacks([], schemas),
+      schemas,
+      factory: store.factory,
+      logger: createLogger(host),
+      retry: { maxAttempts: 2, baseDelayMs: 1 },
+    });
+  });
+
+  const deploy = (stackName: string, resources: Record<string, unknown>, extra: { signal?: AbortSignal; outputs?: Record<string, unknown> } = {}): Promise<DeployStackResult> =>
+    deployStack(
+      { stackName, region: REGION, template: parseTemplate({ Resources: resources, Outputs: extra.outputs }) },
+      { store, provisioner, schemas, factory: store.factory, ioHost: host, concurrency: 4, signal: extra.signal, saveIntervalMs: 20 },
+    );
+  const topic = (name: string, extra: Record<string, unknown> = {}) => ({ Type: 'AWS::SNS::Topic', Properties: { TopicName: name }, ...extra });
+  const events = () => host.byCode(RESOURCE_EVENT).map((m) => m.data as ResourceEvent);
+  const inventory = async (type: string) => (await ctx.emulator.control.inventory()).filter((r) => r.type === type).map((r) => r.identifier).sort();
+
+  it('keeps finished resources when one fails, skips its dependents, and releases the lock', async () => {
+    await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', { failWith: { errorCode: 'InvalidRequest', message: 'bad retention' } });
+    const result = await deploy('Failing', {
+      A: topic('a'),
+      B: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: { 'Fn::GetAtt': ['A', 'TopicName'] } } },
+      C: topic('c', { DependsOn: 'B' }),
+      D: topic('d'),
+    });
+    expect(result.ok).toBe(false);
+    expect(result.failed.map((f) => f.logicalId)).toEqual(['B']);
+    expect(result.skipped.map((s) => s.logicalId)).toEqual(['C']);
+    expect(String((result.failed[0].error as Error).message)).toMatch(/B \(AWS::Logs::LogGroup\).*InvalidRequest.*bad retention/);
+    const state = (await store.backend.getState('Failing', REGION))!.state;
+    expect(Object.keys(state.resources).sort()).toEqual(['A', 'D']);
+    expect(events().find((e) => e.logicalId === 'C')).toEqual(expect.objectContaining({ status: 'skipped' }));
+    expect(await store.locks.readLock('Failing', REGION)).toBeUndefined();
+
+    // The next deploy creates only what is missing.
+    await ctx.emulator.control.clearTypeSettings();
+    const again = await deploy('Failing', {
+      A: topic('a'),
+      B: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: { 'Fn::GetAtt': ['A', 'TopicName'] } } },
+      C: topic('c', { DependsOn: 'B' }),
+      D: topic('d'),
+    });
+    expect(again.ok).toBe(true);
+    expect(again.summary).toEqual(expect.objectContaining({ created: 2, unchanged: 2 }));
+    expect(await inventory('AWS::SNS::Topic')).toHaveLength(3);
+  });
+
+  it('replaces a resource whose fixed name would collide by deleting the original first', async () => {
+    const table = (keyName: string) => ({
+      Type: 'AWS::DynamoDB::Table',
+      Properties: {
+        TableName: 'orders',
+        KeySchema: [{ AttributeName: keyName, KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: keyName, AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      },
+    });
+    expect((await deploy('Tables', { Orders: table('id') })).ok).toBe(true);
+    const result = await deploy('Tables', { Orders: table('orderId') });
+    expect(result.failed).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.summary.replaced).toBe(1);
+    const [item] = (await ctx.emulator.control.inventory()).filter((r) => r.type === 'AWS::DynamoDB::Table');
+    expect(item.properties.KeySchema).toEqual([{ AttributeName: 'orderId', KeyType: 'HASH' }]);
+  });
+
+  it('keeps a removed resource with DeletionPolicy Retain in AWS and drops it from state', async () => {
+    await deploy('Retain', { Kept: topic('kept', { DeletionPolicy: 'Retain' }), Gone: topic('gone') });
+    const result = await deploy('Retain', { Other: topic('other') });
+    expect(result.summary).toEqual(expect.objectContaining({ created: 1, deleted: 1, retained: 1 }));
+    const state = (await store.backend.getState('Retain', REGION))!.state;
+    expect(Object.keys(state.resources)).toEqual(['Other']);
+    expect(await inventory('AWS::SNS::Topic')).toEqual([
+      expect.stringMatching(/:kept$/),
+      expect.stringMatching(/:other$/),
+    ]);
+  });
+
+  it('keeps the original of a replacement when UpdateReplacePolicy is Retain', async () => {
+    await deploy('Urp', { T: topic('first', { UpdateReplacePolicy: 'Retain' }) });
+    const result = await deploy('Urp', { T: topic('second', { UpdateReplacePolicy: 'Retain' }) });
+    expect(result.summary.replaced).toBe(1);
+    expect(result.leftOver).toEqual([expect.objectContaining({ logicalId: 'T', physicalId: expect.stringMatching(/:first$/) })]);
+    expect(await inventory('AWS::SNS::Topic')).toHaveLength(2);
+  });
+
+  it('stops dispatching when interrupted, saves what finished and releases the lock', async () => {
+    await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 400);
+    const controller = new AbortController();
+    const running = deploy('Interrupted', { A: topic('ia'), B: topic('ib', { DependsOn: 'A' }), C: topic('ic', { DependsOn: 'B' }) }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 150);
+    const result = await running;
+    expect(result.interrupted).toBe(true);
+    expect(result.ok).toBe(false);
+    const state = (await store.backend.getState('Interrupted', REGION))!.state;
+    expect(Object.keys(state.resources)).toEqual(['A']);
+    expect(await store.locks.readLock('Interrupted', REGION)).toBeUndefined();
+  });
+
+  it('records outputs and export names, and takes no lock when nothing changed', async () => {
+    const resources = { T: topic('out') };
+    const outputs = { TopicArn: { Value: { Ref: 'T' }, Export: { Name: 'shared-topic' } } };
+    const first = await deploy('Outputs', resources, { outputs });
+    expect(first.outputs).toEqual({ TopicArn: expect.stringMatching(/:out$/), 'shared-topic': expect.stringMatching(/:out$/) });
+    await ctx.emulator.control.clearRequests();
+    const second = await deploy('Outputs', resources, { outputs });
+    expect(second.noChanges).toBe(true);
+    const ops = Object.keys((await ctx.emulator.control.requests()).byOperation);
+    expect(ops.filter((o) => !/^(s3:GetObject|s3:GetBucketLocation|s3:HeadBucket|sts:GetCallerIdentity|s3:ListObjectsV2)$/.test(o))).toEqual([]);
+  });
+
+  it('destroys in reverse dependency order and deletes the state file', async () => {
+    await deploy('Destroyed', { A: topic('da'), B: topic('db', { DependsOn: 'A' }) });
+    host.messages.length = 0;
+    const result = await destroyStack({ stackName: 'Destroyed', region: REGION, store, provisioner, ioHost: host, concurrency: 4, saveIntervalMs: 20 });
+    expect(result.complete).toBe(true);
+    const order = events().filter((e) => e.status === 'succeeded').map((e) => e.logicalId);
+    expect(order).toEqual(['B', 'A']);
+    expect(await store.backend.getState('Destroyed', REGION)).toBeUndefined();
+    expect(await inventory('AWS::SNS::Topic')).toEqual([]);
+  });
+});
