@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 'use strict';
+/* global fetch -- Node 20 has fetch built in */
 /**
  * Throughput of small S3 PutObject / GetObject calls against the emulator,
  * with the real AWS SDK v3 client, at a given concurrency.
@@ -103,9 +104,26 @@ async function main() {
   const bucket = `bench-${Date.now()}`;
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const body = Buffer.alloc(SIZE, 'x');
-  console.log(JSON.stringify({ endpoint: ENDPOINT ? endpoint : 'child process', ops: OPS, concurrency: CONCURRENCY, objectBytes: SIZE, node: process.version }));
-  await phase('PutObject', (i) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: `objects/${i}.json`, Body: body })), endpoint);
-  await phase('PutObject If-None-Match', (i) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: `locks/${i}.json`, Body: body, IfNoneMatch: '*' })), endpoint);
+  console.log(
+    JSON.stringify({
+      endpoint: ENDPOINT ? endpoint : 'child process',
+      ops: OPS,
+      concurrency: CONCURRENCY,
+      objectBytes: SIZE,
+      node: process.version,
+    }),
+  );
+  await phase(
+    'PutObject',
+    (i) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: `objects/${i}.json`, Body: body })),
+    endpoint,
+  );
+  await phase(
+    'PutObject If-None-Match',
+    (i) =>
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: `locks/${i}.json`, Body: body, IfNoneMatch: '*' })),
+    endpoint,
+  );
   await phase(
     'GetObject',
     async (i) => {

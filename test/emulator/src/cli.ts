@@ -1,13 +1,16 @@
 /** `aws-emulator --port 4566 [--host H] [--account 123456789012] [--state-dir DIR] [--schemas-dir DIR]` */
 import { startEmulator, type EmulatorOptions } from './index';
 
-const USAGE = 'usage: aws-emulator [--port 4566] [--host 127.0.0.1] [--account 123456789012] [--state-dir DIR] [--schemas-dir DIR]';
+const USAGE =
+  'usage: aws-emulator [--port 4566] [--host 127.0.0.1] [--account 123456789012] [--state-dir DIR] [--schemas-dir DIR]';
 
 export function parseArgs(argv: string[]): EmulatorOptions {
   const options: EmulatorOptions = { port: 4566 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? (arg.split(/=(.*)/s, 2) as [string, string]) : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? (arg.split(/=(.*)/s, 2) as [string, string])
+      : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
@@ -16,7 +19,8 @@ export function parseArgs(argv: string[]): EmulatorOptions {
     switch (flag) {
       case '--port': {
         const port = Number(value());
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535)\n${USAGE}`);
+        if (!Number.isInteger(port) || port < 0 || port > 65535)
+          throw new Error(`--port must be a port number (0-65535)\n${USAGE}`);
         options.port = port;
         break;
       }

@@ -51,7 +51,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server = new EmulatorServer(state);
   const host = options.host ?? '127.0.0.1';
   const address = await server.listen(options.port ?? 0, host);
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const url = `http://${shownHost}:${address.port}`;
   return {
     url,

@@ -40,7 +40,11 @@ interface Snapshot {
   credentials: IssuedCredentials[];
   buckets: SavedBucket[];
   queues: Queue[];
-  parameters: Array<Omit<Parameter, 'versions'> & { versions: Array<Omit<Parameter['versions'][number], 'lastModified'> & { lastModified: string }> }>;
+  parameters: Array<
+    Omit<Parameter, 'versions'> & {
+      versions: Array<Omit<Parameter['versions'][number], 'lastModified'> & { lastModified: string }>;
+    }
+  >;
   stacks: Array<Omit<SeededStack, 'creationTime'> & { creationTime: string }>;
   records: GenericRecord[];
 }
@@ -58,39 +62,56 @@ export function snapshot(state: EmulatorState): Snapshot {
     formatVersion: FORMAT_VERSION,
     defaultAccount: state.accounts.defaultAccount,
     credentials: state.accounts.snapshot(),
-    buckets: [...state.s3.buckets.values()].map(({ objects, uploads, lastDelete: _lastDelete, creationDate, ...rest }) => ({
-      ...rest,
-      creationDate: creationDate.toISOString(),
-      objects: [...objects.values()].map((versions) => versions.map(saveObject)),
-      uploads: [...uploads.values()].map(({ parts, initiated, ...upload }) => ({
-        ...upload,
-        initiated: initiated.toISOString(),
-        parts: [...parts.values()].map((p) => ({ ...p, body: p.body.toString('base64'), lastModified: p.lastModified.toISOString() })),
-      })),
-    })),
+    buckets: [...state.s3.buckets.values()].map(
+      ({ objects, uploads, lastDelete: _lastDelete, creationDate, ...rest }) => ({
+        ...rest,
+        creationDate: creationDate.toISOString(),
+        objects: [...objects.values()].map((versions) => versions.map(saveObject)),
+        uploads: [...uploads.values()].map(({ parts, initiated, ...upload }) => ({
+          ...upload,
+          initiated: initiated.toISOString(),
+          parts: [...parts.values()].map((p) => ({
+            ...p,
+            body: p.body.toString('base64'),
+            lastModified: p.lastModified.toISOString(),
+          })),
+        })),
+      }),
+    ),
     queues: [...state.sqs.queues.values()],
-    parameters: [...state.ssm.parameters.values()].map((p) => ({ ...p, versions: p.versions.map((v) => ({ ...v, lastModified: v.lastModified.toISOString() })) })),
+    parameters: [...state.ssm.parameters.values()].map((p) => ({
+      ...p,
+      versions: p.versions.map((v) => ({ ...v, lastModified: v.lastModified.toISOString() })),
+    })),
     stacks: state.cloudformation.stacks.map((s) => ({ ...s, creationTime: s.creationTime.toISOString() })),
     records: [...state.generic.records.values()],
   };
 }
 
 export function restore(state: EmulatorState, saved: Snapshot): void {
-  if (saved.formatVersion !== FORMAT_VERSION) throw new Error(`unsupported state format ${saved.formatVersion} (expected ${FORMAT_VERSION})`);
+  if (saved.formatVersion !== FORMAT_VERSION)
+    throw new Error(`unsupported state format ${saved.formatVersion} (expected ${FORMAT_VERSION})`);
   state.accounts.defaultAccount = saved.defaultAccount;
   state.accounts.restore(saved.credentials);
   for (const b of saved.buckets) {
     const bucket: Bucket = {
       ...b,
       creationDate: new Date(b.creationDate),
-      objects: new Map(b.objects.filter((v) => v.length).map((versions) => [versions[0]!.key, versions.map(loadObject)])),
+      objects: new Map(
+        b.objects.filter((v) => v.length).map((versions) => [versions[0]!.key, versions.map(loadObject)]),
+      ),
       uploads: new Map(
         b.uploads.map((u) => [
           u.uploadId,
           {
             ...u,
             initiated: new Date(u.initiated),
-            parts: new Map(u.parts.map((p) => [p.partNumber, { ...p, body: Buffer.from(p.body, 'base64'), lastModified: new Date(p.lastModified) }])),
+            parts: new Map(
+              u.parts.map((p) => [
+                p.partNumber,
+                { ...p, body: Buffer.from(p.body, 'base64'), lastModified: new Date(p.lastModified) },
+              ]),
+            ),
           },
         ]),
       ),
@@ -100,10 +121,15 @@ export function restore(state: EmulatorState, saved: Snapshot): void {
   }
   for (const q of saved.queues) state.sqs.queues.set(`${q.account}|${q.region}|${q.name}`, q);
   for (const p of saved.parameters) {
-    state.ssm.parameters.set(`${p.account}|${p.region}|${p.name}`, { ...p, versions: p.versions.map((v) => ({ ...v, lastModified: new Date(v.lastModified) })) });
+    state.ssm.parameters.set(`${p.account}|${p.region}|${p.name}`, {
+      ...p,
+      versions: p.versions.map((v) => ({ ...v, lastModified: new Date(v.lastModified) })),
+    });
   }
-  for (const s of saved.stacks) state.cloudformation.stacks.push({ ...s, creationTime: new Date(s.creationTime) });
-  for (const r of saved.records) state.generic.records.set(`${r.account}|${r.region}|${r.type}|${r.identifier}`, r);
+  for (const s of saved.stacks)
+    state.cloudformation.stacks.push({ ...s, creationTime: new Date(s.creationTime) });
+  for (const r of saved.records)
+    state.generic.records.set(`${r.account}|${r.region}|${r.type}|${r.identifier}`, r);
 }
 
 export class StatePersistence {

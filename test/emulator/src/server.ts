@@ -12,7 +12,8 @@ import { header, type EmulatorRequest, type EmulatorResponse } from './core/http
 import { requestId as newRequestId, s3RequestId } from './core/ids';
 import type { CallContext, ServiceHandler } from './core/service';
 import { ControlApi } from './control/routes';
-import { EmulatorState, type EmulatorStateOptions } from './state';
+import type { EmulatorState } from './state';
+import { type EmulatorStateOptions } from './state';
 
 /** Signing names (credential scope) to the emulator's service names. */
 const SIGNING_NAMES: Record<string, string> = {
@@ -98,7 +99,10 @@ export class EmulatorServer {
       send(res, request, {
         status: 400,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ __type: 'UnknownServiceException', message: `The emulator does not implement the service '${name}'.` }),
+        body: JSON.stringify({
+          __type: 'UnknownServiceException',
+          message: `The emulator does not implement the service '${name}'.`,
+        }),
       });
       return;
     }
@@ -134,7 +138,11 @@ export class EmulatorServer {
     const delay = this.state.latency.delayFor(service.name, routed.operation);
     if (delay > 0) await sleep(delay);
 
-    const fault = this.state.faults.take(service.name, routed.operation, cloudControlType(service.name, request));
+    const fault = this.state.faults.take(
+      service.name,
+      routed.operation,
+      cloudControlType(service.name, request),
+    );
     if (fault && fault.mode !== 'drop') {
       send(res, request, service.errorResponse(faultError(service, fault), request, requestId));
       return;
@@ -153,7 +161,12 @@ export class EmulatorServer {
       return;
     }
     if (service.name === 's3') {
-      response.headers = { 'x-amz-request-id': requestId, 'x-amz-id-2': s3HostId(requestId), server: 'AmazonS3', ...response.headers };
+      response.headers = {
+        'x-amz-request-id': requestId,
+        'x-amz-id-2': s3HostId(requestId),
+        server: 'AmazonS3',
+        ...response.headers,
+      };
     } else if (response.headers && !response.headers['x-amzn-requestid']) {
       response.headers['x-amzn-requestid'] = requestId;
     }
@@ -194,7 +207,11 @@ function faultError(service: ServiceHandler, fault: Fault): AwsError {
   const error = fault.error ?? 500;
   if (typeof error === 'number' || /^\d+$/.test(error)) {
     const mapped = service.faultFor(Number(error));
-    return new AwsError(mapped.code, fault.message ?? `Injected fault (${mapped.code})`, fault.status ?? mapped.status);
+    return new AwsError(
+      mapped.code,
+      fault.message ?? `Injected fault (${mapped.code})`,
+      fault.status ?? mapped.status,
+    );
   }
   const status = fault.status ?? statusOfCode(error);
   return new AwsError(error, fault.message ?? defaultFaultMessage(error), status);

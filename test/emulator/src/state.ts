@@ -7,7 +7,15 @@ import { FaultRegistry } from './core/faults';
 import { LatencyProfile, RequestCounter } from './core/latency';
 import type { ServiceHandler } from './core/service';
 import { CloudFormationService, CloudFormationStore } from './services/cloudformation';
-import { BucketAdapter, BucketPolicyAdapter, GenericAdapter, GenericStore, ParameterAdapter, QueueAdapter, type ResourceAdapter } from './services/cloudcontrol/adapters';
+import {
+  BucketAdapter,
+  BucketPolicyAdapter,
+  GenericAdapter,
+  GenericStore,
+  ParameterAdapter,
+  QueueAdapter,
+  type ResourceAdapter,
+} from './services/cloudcontrol/adapters';
 import { defaultSchemasDir, SchemaRegistry } from './services/cloudcontrol/schemas';
 import { CloudControlService, CloudControlStore } from './services/cloudcontrol/service';
 import { bucketProperties } from './services/s3/resource';
@@ -70,7 +78,14 @@ export class EmulatorState {
       ['AWS::SQS::Queue', new QueueAdapter(this.sqs)],
       ['AWS::SSM::Parameter', new ParameterAdapter(this.ssm)],
     ]);
-    this.register(new CloudControlService(this.schemas, this.cloudcontrol, (type) => this.adapterFor(type), () => this.changed()));
+    this.register(
+      new CloudControlService(
+        this.schemas,
+        this.cloudcontrol,
+        (type) => this.adapterFor(type),
+        () => this.changed(),
+      ),
+    );
   }
 
   /** Where resources of a type live for Cloud Control. */
@@ -111,13 +126,31 @@ export class EmulatorState {
   inventory(baseUrl: string): InventoryItem[] {
     const items: InventoryItem[] = [];
     for (const bucket of this.s3.buckets.values()) {
-      items.push({ account: bucket.account, region: bucket.region, type: 'AWS::S3::Bucket', identifier: bucket.name, properties: bucketProperties(bucket) });
+      items.push({
+        account: bucket.account,
+        region: bucket.region,
+        type: 'AWS::S3::Bucket',
+        identifier: bucket.name,
+        properties: bucketProperties(bucket),
+      });
     }
     for (const queue of this.sqs.queues.values()) {
-      items.push({ account: queue.account, region: queue.region, type: 'AWS::SQS::Queue', identifier: queueProperties(queue, baseUrl).QueueUrl as string, properties: queueProperties(queue, baseUrl) });
+      items.push({
+        account: queue.account,
+        region: queue.region,
+        type: 'AWS::SQS::Queue',
+        identifier: queueProperties(queue, baseUrl).QueueUrl as string,
+        properties: queueProperties(queue, baseUrl),
+      });
     }
     for (const parameter of this.ssm.parameters.values()) {
-      items.push({ account: parameter.account, region: parameter.region, type: 'AWS::SSM::Parameter', identifier: parameter.name, properties: parameterProperties(parameter) });
+      items.push({
+        account: parameter.account,
+        region: parameter.region,
+        type: 'AWS::SSM::Parameter',
+        identifier: parameter.name,
+        properties: parameterProperties(parameter),
+      });
     }
     for (const bucket of this.s3.buckets.values()) {
       if (!bucket.policy) continue;
@@ -127,10 +160,22 @@ export class EmulatorState {
       } catch {
         // keep the raw text
       }
-      items.push({ account: bucket.account, region: bucket.region, type: 'AWS::S3::BucketPolicy', identifier: bucket.name, properties: { Bucket: bucket.name, PolicyDocument: document } });
+      items.push({
+        account: bucket.account,
+        region: bucket.region,
+        type: 'AWS::S3::BucketPolicy',
+        identifier: bucket.name,
+        properties: { Bucket: bucket.name, PolicyDocument: document },
+      });
     }
     for (const record of this.generic.records.values()) {
-      items.push({ account: record.account, region: record.region, type: record.type, identifier: record.identifier, properties: record.model });
+      items.push({
+        account: record.account,
+        region: record.region,
+        type: record.type,
+        identifier: record.identifier,
+        properties: record.model,
+      });
     }
     for (const stack of this.cloudformation.stacks) {
       items.push({
@@ -138,7 +183,12 @@ export class EmulatorState {
         region: stack.region,
         type: 'AWS::CloudFormation::Stack',
         identifier: stack.stackId,
-        properties: { StackName: stack.stackName, StackId: stack.stackId, StackStatus: stack.status, Outputs: stack.outputs },
+        properties: {
+          StackName: stack.stackName,
+          StackId: stack.stackId,
+          StackStatus: stack.status,
+          Outputs: stack.outputs,
+        },
       });
     }
     return items;

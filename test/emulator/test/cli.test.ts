@@ -12,7 +12,11 @@ const bin = path.join(packageDir, 'bin', 'aws-emulator.js');
 
 beforeAll(() => {
   // The bin runs the built package.
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(packageDir, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', path.join(packageDir, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
 });
 
 /** Starts the bin and resolves with the URL it prints. */
@@ -34,7 +38,11 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 test('parseArgs reads the flags and refuses bad ones', () => {
-  expect(parseArgs(['--port', '0', '--account', '111122223333', '--state-dir=/tmp/x'])).toEqual({ port: 0, account: '111122223333', stateDir: '/tmp/x' });
+  expect(parseArgs(['--port', '0', '--account', '111122223333', '--state-dir=/tmp/x'])).toEqual({
+    port: 0,
+    account: '111122223333',
+    stateDir: '/tmp/x',
+  });
   expect(parseArgs([])).toEqual({ port: 4566 });
   expect(() => parseArgs(['--account', '12'])).toThrow(/12-digit/);
   expect(() => parseArgs(['--port', 'x'])).toThrow(/port/);
@@ -55,11 +63,20 @@ test('aws-emulator runs as a process, keeps state in --state-dir and stops on SI
   expect(await exited).toBe(0);
 
   const second = await start(['--port', '0', '--state-dir', dir]);
-  const s3b = new S3Client(clientConfig({ url: second.url } as RunningEmulator, 'us-east-1', { accessKeyId: '111122223333', secretAccessKey: 'x' }));
-  expect((await s3b.send(new HeadBucketCommand({ Bucket: 'cli-bucket' }))).$metadata.httpStatusCode).toBe(200);
+  const s3b = new S3Client(
+    clientConfig({ url: second.url } as RunningEmulator, 'us-east-1', {
+      accessKeyId: '111122223333',
+      secretAccessKey: 'x',
+    }),
+  );
+  expect((await s3b.send(new HeadBucketCommand({ Bucket: 'cli-bucket' }))).$metadata.httpStatusCode).toBe(
+    200,
+  );
   s3b.destroy();
   const inventory = await new EmulatorControlClient(second.url).inventory();
-  expect(inventory).toEqual([expect.objectContaining({ account: '111122223333', type: 'AWS::S3::Bucket', identifier: 'cli-bucket' })]);
+  expect(inventory).toEqual([
+    expect.objectContaining({ account: '111122223333', type: 'AWS::S3::Bucket', identifier: 'cli-bucket' }),
+  ]);
   const exited2 = exitOf(second.child);
   second.child.kill('SIGINT');
   expect(await exited2).toBe(0);

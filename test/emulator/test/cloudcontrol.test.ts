@@ -11,7 +11,12 @@ import {
   type ProgressEvent,
 } from '@aws-sdk/client-cloudcontrol';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { clientConfig, useEmulator } from './helpers';
 
@@ -28,16 +33,25 @@ beforeEach(() => ctx.emulator.control.reset());
 async function settle(token: string): Promise<{ seen: string[]; event: ProgressEvent }> {
   const seen: string[] = [];
   for (let i = 0; i < 600; i++) {
-    const { ProgressEvent: event } = await cc.send(new GetResourceRequestStatusCommand({ RequestToken: token }));
+    const { ProgressEvent: event } = await cc.send(
+      new GetResourceRequestStatusCommand({ RequestToken: token }),
+    );
     seen.push(event!.OperationStatus!);
-    if (event!.OperationStatus !== 'PENDING' && event!.OperationStatus !== 'IN_PROGRESS') return { seen, event: event! };
+    if (event!.OperationStatus !== 'PENDING' && event!.OperationStatus !== 'IN_PROGRESS')
+      return { seen, event: event! };
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('request did not settle');
 }
 
-async function create(TypeName: string, desired: Record<string, unknown>, ClientToken?: string): Promise<ProgressEvent> {
-  const out = await cc.send(new CreateResourceCommand({ TypeName, DesiredState: JSON.stringify(desired), ClientToken }));
+async function create(
+  TypeName: string,
+  desired: Record<string, unknown>,
+  ClientToken?: string,
+): Promise<ProgressEvent> {
+  const out = await cc.send(
+    new CreateResourceCommand({ TypeName, DesiredState: JSON.stringify(desired), ClientToken }),
+  );
   return (await settle(out.ProgressEvent!.RequestToken!)).event;
 }
 
@@ -50,8 +64,18 @@ async function properties(TypeName: string, Identifier: string): Promise<Record<
 describe('Cloud Control lifecycle', () => {
   test('create → get → update (JSON patch) → delete, through PENDING, IN_PROGRESS and SUCCESS with latency', async () => {
     await ctx.emulator.control.setTypeLatency('AWS::Logs::LogGroup', 300);
-    const created = await cc.send(new CreateResourceCommand({ TypeName: 'AWS::Logs::LogGroup', DesiredState: JSON.stringify({ LogGroupName: '/app/logs', RetentionInDays: 7 }) }));
-    expect(created.ProgressEvent).toMatchObject({ TypeName: 'AWS::Logs::LogGroup', Operation: 'CREATE', OperationStatus: 'PENDING', Identifier: '/app/logs' });
+    const created = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        DesiredState: JSON.stringify({ LogGroupName: '/app/logs', RetentionInDays: 7 }),
+      }),
+    );
+    expect(created.ProgressEvent).toMatchObject({
+      TypeName: 'AWS::Logs::LogGroup',
+      Operation: 'CREATE',
+      OperationStatus: 'PENDING',
+      Identifier: '/app/logs',
+    });
     expect(created.ProgressEvent?.EventTime).toBeInstanceOf(Date);
     const { seen, event } = await settle(created.ProgressEvent!.RequestToken!);
     expect(seen[seen.length - 1]).toBe('SUCCESS');
@@ -77,37 +101,81 @@ describe('Cloud Control lifecycle', () => {
     );
     expect(updated.ProgressEvent?.OperationStatus).toBe('PENDING');
     expect((await settle(updated.ProgressEvent!.RequestToken!)).event.OperationStatus).toBe('SUCCESS');
-    expect(await properties('AWS::Logs::LogGroup', '/app/logs')).toMatchObject({ RetentionInDays: 30, Tags: [{ Key: 'team', Value: 'core' }] });
+    expect(await properties('AWS::Logs::LogGroup', '/app/logs')).toMatchObject({
+      RetentionInDays: 30,
+      Tags: [{ Key: 'team', Value: 'core' }],
+    });
 
-    const deleted = await cc.send(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: '/app/logs' }));
-    expect((await settle(deleted.ProgressEvent!.RequestToken!)).event).toMatchObject({ Operation: 'DELETE', OperationStatus: 'SUCCESS' });
-    await expect(cc.send(new GetResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: '/app/logs' }))).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
-    const again = await cc.send(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: '/app/logs' }));
-    expect((await settle(again.ProgressEvent!.RequestToken!)).event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'NotFound' });
+    const deleted = await cc.send(
+      new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: '/app/logs' }),
+    );
+    expect((await settle(deleted.ProgressEvent!.RequestToken!)).event).toMatchObject({
+      Operation: 'DELETE',
+      OperationStatus: 'SUCCESS',
+    });
+    await expect(
+      cc.send(new GetResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: '/app/logs' })),
+    ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    const again = await cc.send(
+      new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: '/app/logs' }),
+    );
+    expect((await settle(again.ProgressEvent!.RequestToken!)).event).toMatchObject({
+      OperationStatus: 'FAILED',
+      ErrorCode: 'NotFound',
+    });
   });
 
   test('a request stays IN_PROGRESS until its latency passes, and can be canceled meanwhile', async () => {
     await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 600_000);
-    const created = await cc.send(new CreateResourceCommand({ TypeName: 'AWS::SNS::Topic', DesiredState: JSON.stringify({ TopicName: 'slow' }) }));
+    const created = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::SNS::Topic',
+        DesiredState: JSON.stringify({ TopicName: 'slow' }),
+      }),
+    );
     const token = created.ProgressEvent!.RequestToken!;
-    expect((await cc.send(new GetResourceRequestStatusCommand({ RequestToken: token }))).ProgressEvent?.OperationStatus).toBe('IN_PROGRESS');
-    expect((await cc.send(new ListResourcesCommand({ TypeName: 'AWS::SNS::Topic' }))).ResourceDescriptions).toEqual([]);
+    expect(
+      (await cc.send(new GetResourceRequestStatusCommand({ RequestToken: token }))).ProgressEvent
+        ?.OperationStatus,
+    ).toBe('IN_PROGRESS');
+    expect(
+      (await cc.send(new ListResourcesCommand({ TypeName: 'AWS::SNS::Topic' }))).ResourceDescriptions,
+    ).toEqual([]);
     const canceled = await cc.send(new CancelResourceRequestCommand({ RequestToken: token }));
     expect(canceled.ProgressEvent?.OperationStatus).toBe('CANCEL_IN_PROGRESS');
-    expect((await cc.send(new GetResourceRequestStatusCommand({ RequestToken: token }))).ProgressEvent?.OperationStatus).toBe('CANCEL_COMPLETE');
-    await expect(cc.send(new CancelResourceRequestCommand({ RequestToken: token }))).rejects.toMatchObject({ name: 'ConcurrentModificationException' });
-    await expect(cc.send(new GetResourceRequestStatusCommand({ RequestToken: 'no-such-token' }))).rejects.toMatchObject({ name: 'RequestTokenNotFoundException' });
+    expect(
+      (await cc.send(new GetResourceRequestStatusCommand({ RequestToken: token }))).ProgressEvent
+        ?.OperationStatus,
+    ).toBe('CANCEL_COMPLETE');
+    await expect(cc.send(new CancelResourceRequestCommand({ RequestToken: token }))).rejects.toMatchObject({
+      name: 'ConcurrentModificationException',
+    });
+    await expect(
+      cc.send(new GetResourceRequestStatusCommand({ RequestToken: 'no-such-token' })),
+    ).rejects.toMatchObject({ name: 'RequestTokenNotFoundException' });
   });
 
   test('a second request on a resource with one in progress is ConcurrentOperationException', async () => {
     await ctx.emulator.control.setTypeLatency('AWS::Logs::LogGroup', 600_000);
-    const created = await cc.send(new CreateResourceCommand({ TypeName: 'AWS::Logs::LogGroup', DesiredState: JSON.stringify({ LogGroupName: 'busy' }) }));
-    await expect(cc.send(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'busy' }))).rejects.toMatchObject({ name: 'ConcurrentOperationException' });
+    const created = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        DesiredState: JSON.stringify({ LogGroupName: 'busy' }),
+      }),
+    );
+    await expect(
+      cc.send(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'busy' })),
+    ).rejects.toMatchObject({ name: 'ConcurrentOperationException' });
     await cc.send(new CancelResourceRequestCommand({ RequestToken: created.ProgressEvent!.RequestToken! }));
     await ctx.emulator.control.setTypeLatency('AWS::Logs::LogGroup', 0);
-    const del = await cc.send(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'busy' }));
+    const del = await cc.send(
+      new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'busy' }),
+    );
     // The canceled create never made the log group.
-    expect((await settle(del.ProgressEvent!.RequestToken!)).event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'NotFound' });
+    expect((await settle(del.ProgressEvent!.RequestToken!)).event).toMatchObject({
+      OperationStatus: 'FAILED',
+      ErrorCode: 'NotFound',
+    });
   });
 
   test('a patch that changes a create-only property is refused with NotUpdatableException', async () => {
@@ -115,30 +183,83 @@ describe('Cloud Control lifecycle', () => {
     expect(event.OperationStatus).toBe('SUCCESS');
     const url = event.Identifier!;
     await expect(
-      cc.send(new UpdateResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: url, PatchDocument: JSON.stringify([{ op: 'replace', path: '/QueueName', value: 'other-name' }]) })),
-    ).rejects.toMatchObject({ name: 'NotUpdatableException', message: 'Invalid patch update: createOnlyProperties [/properties/QueueName] cannot be updated', $metadata: { httpStatusCode: 400 } });
+      cc.send(
+        new UpdateResourceCommand({
+          TypeName: 'AWS::SQS::Queue',
+          Identifier: url,
+          PatchDocument: JSON.stringify([{ op: 'replace', path: '/QueueName', value: 'other-name' }]),
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'NotUpdatableException',
+      message: 'Invalid patch update: createOnlyProperties [/properties/QueueName] cannot be updated',
+      $metadata: { httpStatusCode: 400 },
+    });
     expect((await properties('AWS::SQS::Queue', url)).QueueName).toBe('fixed-name');
     // A read-only property cannot be patched either; a patch that breaks the schema is a ValidationException.
-    await expect(cc.send(new UpdateResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: url, PatchDocument: JSON.stringify([{ op: 'replace', path: '/Arn', value: 'x' }]) }))).rejects.toMatchObject({
+    await expect(
+      cc.send(
+        new UpdateResourceCommand({
+          TypeName: 'AWS::SQS::Queue',
+          Identifier: url,
+          PatchDocument: JSON.stringify([{ op: 'replace', path: '/Arn', value: 'x' }]),
+        }),
+      ),
+    ).rejects.toMatchObject({
       name: 'NotUpdatableException',
     });
     await expect(
-      cc.send(new UpdateResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: url, PatchDocument: JSON.stringify([{ op: 'replace', path: '/DelaySeconds', value: '2' }]) })),
-    ).rejects.toMatchObject({ name: 'ValidationException', message: 'Model validation failed (#/DelaySeconds: expected type: Integer, found: String)' });
+      cc.send(
+        new UpdateResourceCommand({
+          TypeName: 'AWS::SQS::Queue',
+          Identifier: url,
+          PatchDocument: JSON.stringify([{ op: 'replace', path: '/DelaySeconds', value: '2' }]),
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'ValidationException',
+      message: 'Model validation failed (#/DelaySeconds: expected type: Integer, found: String)',
+    });
     await expect(
-      cc.send(new UpdateResourceCommand({ TypeName: 'AWS::SQS::Queue', Identifier: `${ctx.emulator.url}/123456789012/missing`, PatchDocument: '[]' })),
+      cc.send(
+        new UpdateResourceCommand({
+          TypeName: 'AWS::SQS::Queue',
+          Identifier: `${ctx.emulator.url}/123456789012/missing`,
+          PatchDocument: '[]',
+        }),
+      ),
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
   });
 
   test('ClientToken makes a request idempotent; reusing it for another request conflicts', async () => {
     const desired = JSON.stringify({ LogGroupName: 'idempotent' });
-    const first = await cc.send(new CreateResourceCommand({ TypeName: 'AWS::Logs::LogGroup', DesiredState: desired, ClientToken: 'token-1' }));
-    const second = await cc.send(new CreateResourceCommand({ TypeName: 'AWS::Logs::LogGroup', DesiredState: desired, ClientToken: 'token-1' }));
+    const first = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        DesiredState: desired,
+        ClientToken: 'token-1',
+      }),
+    );
+    const second = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        DesiredState: desired,
+        ClientToken: 'token-1',
+      }),
+    );
     expect(second.ProgressEvent?.RequestToken).toBe(first.ProgressEvent?.RequestToken);
     expect(second.ProgressEvent?.OperationStatus).toBe('SUCCESS');
-    expect((await cc.send(new ListResourcesCommand({ TypeName: 'AWS::Logs::LogGroup' }))).ResourceDescriptions).toHaveLength(1);
+    expect(
+      (await cc.send(new ListResourcesCommand({ TypeName: 'AWS::Logs::LogGroup' }))).ResourceDescriptions,
+    ).toHaveLength(1);
     await expect(
-      cc.send(new CreateResourceCommand({ TypeName: 'AWS::Logs::LogGroup', DesiredState: JSON.stringify({ LogGroupName: 'different' }), ClientToken: 'token-1' })),
+      cc.send(
+        new CreateResourceCommand({
+          TypeName: 'AWS::Logs::LogGroup',
+          DesiredState: JSON.stringify({ LogGroupName: 'different' }),
+          ClientToken: 'token-1',
+        }),
+      ),
     ).rejects.toMatchObject({ name: 'ClientTokenConflictException' });
   });
 
@@ -150,7 +271,8 @@ describe('Cloud Control lifecycle', () => {
   });
 
   test('the desired state is validated against the schema before the request is accepted (ValidationException)', async () => {
-    const send = (TypeName: string, desired: Record<string, unknown>) => cc.send(new CreateResourceCommand({ TypeName, DesiredState: JSON.stringify(desired) }));
+    const send = (TypeName: string, desired: Record<string, unknown>) =>
+      cc.send(new CreateResourceCommand({ TypeName, DesiredState: JSON.stringify(desired) }));
     await expect(send('AWS::IAM::Role', { RoleName: 'no-policy' })).rejects.toMatchObject({
       name: 'ValidationException',
       message: 'Model validation failed (#: required key [AssumeRolePolicyDocument] not found)',
@@ -159,16 +281,29 @@ describe('Cloud Control lifecycle', () => {
     await expect(send('AWS::SQS::Queue', { QueueName: 'typed', DelaySeconds: '5' })).rejects.toMatchObject({
       message: 'Model validation failed (#/DelaySeconds: expected type: Integer, found: String)',
     });
-    await expect(send('AWS::Logs::LogGroup', { LogGroupName: 'x', Colour: 'red' })).rejects.toMatchObject({ message: expect.stringContaining('extraneous key [Colour] is not permitted') });
-    await expect(send('AWS::Logs::LogGroup', { LogGroupName: 'y', Arn: 'arn:aws:logs:us-east-1:123456789012:log-group:y' })).rejects.toMatchObject({ name: 'ValidationException' });
+    await expect(send('AWS::Logs::LogGroup', { LogGroupName: 'x', Colour: 'red' })).rejects.toMatchObject({
+      message: expect.stringContaining('extraneous key [Colour] is not permitted'),
+    });
+    await expect(
+      send('AWS::Logs::LogGroup', {
+        LogGroupName: 'y',
+        Arn: 'arn:aws:logs:us-east-1:123456789012:log-group:y',
+      }),
+    ).rejects.toMatchObject({ name: 'ValidationException' });
     expect((await cc.send(new ListResourceRequestsCommand({}))).ResourceRequestStatusSummaries).toEqual([]);
   });
 
   test('unknown types are TypeNotFoundException; non-provisionable types UnsupportedActionException', async () => {
-    await expect(cc.send(new CreateResourceCommand({ TypeName: 'AWS::Nope::Thing', DesiredState: '{}' }))).rejects.toMatchObject({ name: 'TypeNotFoundException', $metadata: { httpStatusCode: 400 } });
+    await expect(
+      cc.send(new CreateResourceCommand({ TypeName: 'AWS::Nope::Thing', DesiredState: '{}' })),
+    ).rejects.toMatchObject({ name: 'TypeNotFoundException', $metadata: { httpStatusCode: 400 } });
     await ctx.emulator.control.setTypeProvisionable('AWS::SNS::Topic', false);
-    await expect(cc.send(new CreateResourceCommand({ TypeName: 'AWS::SNS::Topic', DesiredState: '{}' }))).rejects.toMatchObject({ name: 'UnsupportedActionException' });
-    await expect(cc.send(new ListResourcesCommand({ TypeName: 'AWS::SNS::Topic' }))).rejects.toMatchObject({ name: 'UnsupportedActionException' });
+    await expect(
+      cc.send(new CreateResourceCommand({ TypeName: 'AWS::SNS::Topic', DesiredState: '{}' })),
+    ).rejects.toMatchObject({ name: 'UnsupportedActionException' });
+    await expect(cc.send(new ListResourcesCommand({ TypeName: 'AWS::SNS::Topic' }))).rejects.toMatchObject({
+      name: 'UnsupportedActionException',
+    });
   });
 
   test('read-only attributes are generated: ARNs from templates, generated names when none is given', async () => {
@@ -179,11 +314,23 @@ describe('Cloud Control lifecycle', () => {
     expect(props.TopicArn).toBe(topic.Identifier);
     expect(topic.Identifier!.endsWith(`:${props.TopicName as string}`)).toBe(true);
 
-    const fn = await create('AWS::Lambda::Function', { FunctionName: 'handler', Role: 'arn:aws:iam::123456789012:role/r', Code: { ZipFile: 'x' }, Runtime: 'nodejs20.x', Handler: 'index.handler' });
+    const fn = await create('AWS::Lambda::Function', {
+      FunctionName: 'handler',
+      Role: 'arn:aws:iam::123456789012:role/r',
+      Code: { ZipFile: 'x' },
+      Runtime: 'nodejs20.x',
+      Handler: 'index.handler',
+    });
     expect(fn.OperationStatus).toBe('SUCCESS');
-    expect((await properties('AWS::Lambda::Function', 'handler')).Arn).toBe('arn:aws:lambda:us-east-1:123456789012:function:handler');
+    expect((await properties('AWS::Lambda::Function', 'handler')).Arn).toBe(
+      'arn:aws:lambda:us-east-1:123456789012:function:handler',
+    );
 
-    const role = await create('AWS::IAM::Role', { RoleName: 'reader', Path: '/svc/', AssumeRolePolicyDocument: { Version: '2012-10-17', Statement: [] } });
+    const role = await create('AWS::IAM::Role', {
+      RoleName: 'reader',
+      Path: '/svc/',
+      AssumeRolePolicyDocument: { Version: '2012-10-17', Statement: [] },
+    });
     const roleProps = await properties('AWS::IAM::Role', role.Identifier!);
     expect(roleProps.Arn).toBe('arn:aws:iam::123456789012:role/svc/reader');
     expect(roleProps.RoleId).toEqual(expect.any(String));
@@ -195,7 +342,9 @@ describe('Cloud Control lifecycle', () => {
       BillingMode: 'PAY_PER_REQUEST',
     });
     expect(table.OperationStatus).toBe('SUCCESS');
-    expect((await properties('AWS::DynamoDB::Table', 'items')).Arn).toBe('arn:aws:dynamodb:us-east-1:123456789012:table/items');
+    expect((await properties('AWS::DynamoDB::Table', 'items')).Arn).toBe(
+      'arn:aws:dynamodb:us-east-1:123456789012:table/items',
+    );
   });
 
   test('ListResources and ListResourceRequests with filters', async () => {
@@ -203,11 +352,23 @@ describe('Cloud Control lifecycle', () => {
     await create('AWS::Logs::LogGroup', { LogGroupName: 'a' });
     const page1 = await cc.send(new ListResourcesCommand({ TypeName: 'AWS::Logs::LogGroup', MaxResults: 2 }));
     expect(page1.ResourceDescriptions?.map((d) => d.Identifier)).toEqual(['a', 'b']);
-    const page2 = await cc.send(new ListResourcesCommand({ TypeName: 'AWS::Logs::LogGroup', MaxResults: 2, NextToken: page1.NextToken }));
+    const page2 = await cc.send(
+      new ListResourcesCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        MaxResults: 2,
+        NextToken: page1.NextToken,
+      }),
+    );
     expect(page2.ResourceDescriptions?.map((d) => d.Identifier)).toEqual(['c']);
     expect(page2.NextToken).toBeUndefined();
-    const failed = await cc.send(new ListResourceRequestsCommand({ ResourceRequestStatusFilter: { Operations: ['CREATE'], OperationStatuses: ['FAILED'] } }));
-    expect(failed.ResourceRequestStatusSummaries?.map((e) => [e.Identifier, e.ErrorCode])).toEqual([['a', 'AlreadyExists']]);
+    const failed = await cc.send(
+      new ListResourceRequestsCommand({
+        ResourceRequestStatusFilter: { Operations: ['CREATE'], OperationStatuses: ['FAILED'] },
+      }),
+    );
+    expect(failed.ResourceRequestStatusSummaries?.map((e) => [e.Identifier, e.ErrorCode])).toEqual([
+      ['a', 'AlreadyExists'],
+    ]);
     const all = await cc.send(new ListResourceRequestsCommand({}));
     expect(all.ResourceRequestStatusSummaries).toHaveLength(4);
   });
@@ -216,7 +377,9 @@ describe('Cloud Control lifecycle', () => {
 describe('one resource store for every service', () => {
   test('a queue made with SQS is an AWS::SQS::Queue to Cloud Control, and the reverse', async () => {
     const sqs = new SQSClient(clientConfig(ctx.emulator));
-    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'made-by-sqs', Attributes: { DelaySeconds: '3' } }));
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: 'made-by-sqs', Attributes: { DelaySeconds: '3' } }),
+    );
     expect(await properties('AWS::SQS::Queue', QueueUrl!)).toMatchObject({
       QueueName: 'made-by-sqs',
       QueueUrl,
@@ -224,11 +387,21 @@ describe('one resource store for every service', () => {
       DelaySeconds: 3,
       VisibilityTimeout: 30,
     });
-    const made = await create('AWS::SQS::Queue', { QueueName: 'made-by-cc', VisibilityTimeout: 45, Tags: [{ Key: 'k', Value: 'v' }] });
+    const made = await create('AWS::SQS::Queue', {
+      QueueName: 'made-by-cc',
+      VisibilityTimeout: 45,
+      Tags: [{ Key: 'k', Value: 'v' }],
+    });
     expect(made.Identifier).toBe(`${ctx.emulator.url}/123456789012/made-by-cc`);
     const url = (await sqs.send(new GetQueueUrlCommand({ QueueName: 'made-by-cc' }))).QueueUrl;
     expect(url).toBe(made.Identifier);
-    expect((await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['VisibilityTimeout'] }))).Attributes).toEqual({ VisibilityTimeout: '45' });
+    expect(
+      (
+        await sqs.send(
+          new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['VisibilityTimeout'] }),
+        )
+      ).Attributes,
+    ).toEqual({ VisibilityTimeout: '45' });
     const generated = await create('AWS::SQS::Queue', {});
     expect(generated.Identifier).toMatch(/\/123456789012\/Queue-[A-Z0-9]{12}$/);
     sqs.destroy();
@@ -241,36 +414,81 @@ describe('one resource store for every service', () => {
     expect((await ssm.send(new GetParameterCommand({ Name: '/cfg/mode' }))).Parameter?.Value).toBe('fast');
     ssm.destroy();
 
-    const bucket = await create('AWS::S3::Bucket', { BucketName: 'cc-bucket', VersioningConfiguration: { Status: 'Enabled' } });
+    const bucket = await create('AWS::S3::Bucket', {
+      BucketName: 'cc-bucket',
+      VersioningConfiguration: { Status: 'Enabled' },
+    });
     expect(bucket.OperationStatus).toBe('SUCCESS');
     const s3 = new S3Client(clientConfig(ctx.emulator));
-    expect((await s3.send(new HeadBucketCommand({ Bucket: 'cc-bucket' }))).$metadata.httpStatusCode).toBe(200);
+    expect((await s3.send(new HeadBucketCommand({ Bucket: 'cc-bucket' }))).$metadata.httpStatusCode).toBe(
+      200,
+    );
     await s3.send(new CreateBucketCommand({ Bucket: 's3-bucket' }));
-    expect(await properties('AWS::S3::Bucket', 's3-bucket')).toMatchObject({ BucketName: 's3-bucket', Arn: 'arn:aws:s3:::s3-bucket', RegionalDomainName: 's3-bucket.s3.us-east-1.amazonaws.com' });
+    expect(await properties('AWS::S3::Bucket', 's3-bucket')).toMatchObject({
+      BucketName: 's3-bucket',
+      Arn: 'arn:aws:s3:::s3-bucket',
+      RegionalDomainName: 's3-bucket.s3.us-east-1.amazonaws.com',
+    });
     s3.destroy();
 
     const inventory = await ctx.emulator.control.inventory();
-    expect(inventory.map((i) => `${i.type} ${i.identifier}`).sort()).toEqual(['AWS::S3::Bucket cc-bucket', 'AWS::S3::Bucket s3-bucket', 'AWS::SSM::Parameter /cfg/mode']);
+    expect(inventory.map((i) => `${i.type} ${i.identifier}`).sort()).toEqual([
+      'AWS::S3::Bucket cc-bucket',
+      'AWS::S3::Bucket s3-bucket',
+      'AWS::SSM::Parameter /cfg/mode',
+    ]);
   });
 });
 
 describe('faults on Cloud Control', () => {
   test('a throttling fault for one type is retried by the SDK; failWith makes requests FAIL', async () => {
-    await ctx.emulator.control.addFault({ service: 'cloudcontrol', operation: 'CreateResource', typeName: 'AWS::Logs::LogGroup', error: 'ThrottlingException' });
-    const created = await cc.send(new CreateResourceCommand({ TypeName: 'AWS::Logs::LogGroup', DesiredState: JSON.stringify({ LogGroupName: 'throttled' }) }));
+    await ctx.emulator.control.addFault({
+      service: 'cloudcontrol',
+      operation: 'CreateResource',
+      typeName: 'AWS::Logs::LogGroup',
+      error: 'ThrottlingException',
+    });
+    const created = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        DesiredState: JSON.stringify({ LogGroupName: 'throttled' }),
+      }),
+    );
     expect(created.$metadata.attempts).toBe(2);
-    await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', { failWith: { errorCode: 'GeneralServiceException', message: 'boom', operations: ['DELETE'], count: 1 } });
-    const del = await cc.send(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'throttled' }));
-    expect((await settle(del.ProgressEvent!.RequestToken!)).event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'GeneralServiceException', StatusMessage: 'boom' });
-    const retry = await cc.send(new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'throttled' }));
+    await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', {
+      failWith: { errorCode: 'GeneralServiceException', message: 'boom', operations: ['DELETE'], count: 1 },
+    });
+    const del = await cc.send(
+      new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'throttled' }),
+    );
+    expect((await settle(del.ProgressEvent!.RequestToken!)).event).toMatchObject({
+      OperationStatus: 'FAILED',
+      ErrorCode: 'GeneralServiceException',
+      StatusMessage: 'boom',
+    });
+    const retry = await cc.send(
+      new DeleteResourceCommand({ TypeName: 'AWS::Logs::LogGroup', Identifier: 'throttled' }),
+    );
     expect((await settle(retry.ProgressEvent!.RequestToken!)).event.OperationStatus).toBe('SUCCESS');
   });
 
   test('a dropped CreateResource reply: the resource exists and the SDK retry sees it', async () => {
-    await ctx.emulator.control.addFault({ service: 'cloudcontrol', operation: 'CreateResource', mode: 'drop' });
-    const out = await cc.send(new CreateResourceCommand({ TypeName: 'AWS::Logs::LogGroup', DesiredState: JSON.stringify({ LogGroupName: 'lost-reply' }), ClientToken: 'lost-1' }));
+    await ctx.emulator.control.addFault({
+      service: 'cloudcontrol',
+      operation: 'CreateResource',
+      mode: 'drop',
+    });
+    const out = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::Logs::LogGroup',
+        DesiredState: JSON.stringify({ LogGroupName: 'lost-reply' }),
+        ClientToken: 'lost-1',
+      }),
+    );
     expect(out.$metadata.attempts).toBe(2);
     expect((await settle(out.ProgressEvent!.RequestToken!)).event.OperationStatus).toBe('SUCCESS');
-    expect((await cc.send(new ListResourcesCommand({ TypeName: 'AWS::Logs::LogGroup' }))).ResourceDescriptions).toHaveLength(1);
+    expect(
+      (await cc.send(new ListResourcesCommand({ TypeName: 'AWS::Logs::LogGroup' }))).ResourceDescriptions,
+    ).toHaveLength(1);
   });
 });

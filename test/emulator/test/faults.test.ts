@@ -16,7 +16,12 @@ beforeEach(async () => {
 
 describe('fault injection', () => {
   test('a 503 SlowDown on the next call is retried by the SDK', async () => {
-    await ctx.emulator.control.addFault({ service: 's3', operation: 'PutObject', error: 'SlowDown', count: 2 });
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'PutObject',
+      error: 'SlowDown',
+      count: 2,
+    });
     const out = await s3.send(new PutObjectCommand({ Bucket: 'fault-bucket', Key: 'k', Body: 'v' }));
     expect(out.$metadata.attempts).toBe(3);
     expect((await ctx.emulator.control.requests()).byOperation['s3:PutObject']).toBe(3);
@@ -25,40 +30,61 @@ describe('fault injection', () => {
 
   test('faults beyond the retry budget surface with AWS error code and status', async () => {
     await ctx.emulator.control.addFault({ service: 's3', operation: 'GetObject', error: 500, count: 10 });
-    const err = await s3.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'k' })).catch((e: unknown) => e as { name: string; $metadata: { httpStatusCode: number; attempts: number } });
+    const err = await s3
+      .send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'k' }))
+      .catch((e: unknown) => e as { name: string; $metadata: { httpStatusCode: number; attempts: number } });
     expect(err).toMatchObject({ name: 'InternalError', $metadata: { httpStatusCode: 500, attempts: 4 } });
   });
 
   test('a throttling fault on a query service', async () => {
     const sts = new STSClient({ ...clientConfig(ctx.emulator), maxAttempts: 1 });
     await ctx.emulator.control.addFault({ service: 'sts', error: 'Throttling' });
-    await expect(sts.send(new GetCallerIdentityCommand({}))).rejects.toMatchObject({ name: 'Throttling', $metadata: { httpStatusCode: 400 } });
-    await expect(sts.send(new GetCallerIdentityCommand({}))).resolves.toMatchObject({ Account: '123456789012' });
+    await expect(sts.send(new GetCallerIdentityCommand({}))).rejects.toMatchObject({
+      name: 'Throttling',
+      $metadata: { httpStatusCode: 400 },
+    });
+    await expect(sts.send(new GetCallerIdentityCommand({}))).resolves.toMatchObject({
+      Account: '123456789012',
+    });
     sts.destroy();
   });
 
   test('a fault by probability 1 fires until removed', async () => {
-    const fault = await ctx.emulator.control.addFault({ service: 's3', operation: 'GetObject', error: 'AccessDenied', probability: 1 });
+    const fault = await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'GetObject',
+      error: 'AccessDenied',
+      probability: 1,
+    });
     const plain = new S3Client({ ...clientConfig(ctx.emulator), maxAttempts: 1 });
     for (let i = 0; i < 3; i++) {
-      await expect(plain.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'k' }))).rejects.toMatchObject({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+      await expect(
+        plain.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'k' })),
+      ).rejects.toMatchObject({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
     }
     // Other operations are untouched.
     await plain.send(new PutObjectCommand({ Bucket: 'fault-bucket', Key: 'k', Body: 'v' }));
     expect((await ctx.emulator.control.faults())[0]).toMatchObject({ id: fault.id, fired: 3 });
     await ctx.emulator.control.removeFault(fault.id);
     expect(await ctx.emulator.control.faults()).toEqual([]);
-    await expect(plain.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'k' }))).resolves.toMatchObject({ ETag: expect.any(String) });
+    await expect(
+      plain.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'k' })),
+    ).resolves.toMatchObject({ ETag: expect.any(String) });
     plain.destroy();
   });
 
   test('a dropped response leaves the change applied: the retried conditional put sees 412', async () => {
     await ctx.emulator.control.addFault({ service: 's3', operation: 'PutObject', mode: 'drop' });
     const err = await s3
-      .send(new PutObjectCommand({ Bucket: 'fault-bucket', Key: 'lock.json', Body: 'mine', IfNoneMatch: '*' }))
+      .send(
+        new PutObjectCommand({ Bucket: 'fault-bucket', Key: 'lock.json', Body: 'mine', IfNoneMatch: '*' }),
+      )
       .catch((e: unknown) => e as { name: string; $metadata: { httpStatusCode: number; attempts: number } });
     // The first attempt was applied but its reply lost; the SDK retried and S3 refused the duplicate.
-    expect(err).toMatchObject({ name: 'PreconditionFailed', $metadata: { httpStatusCode: 412, attempts: 2 } });
+    expect(err).toMatchObject({
+      name: 'PreconditionFailed',
+      $metadata: { httpStatusCode: 412, attempts: 2 },
+    });
     const stored = await s3.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'lock.json' }));
     expect(await stored.Body?.transformToString()).toBe('mine');
   });
@@ -67,7 +93,11 @@ describe('fault injection', () => {
     await ctx.emulator.control.setLatency({ service: 's3', operation: 'GetObject', ms: 5 });
     expect(await ctx.emulator.control.latency()).toEqual([{ service: 's3', operation: 'GetObject', ms: 5 }]);
     await s3.send(new PutObjectCommand({ Bucket: 'fault-bucket', Key: 'k', Body: 'v' }));
-    expect(await (await s3.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'k' }))).Body?.transformToString()).toBe('v');
+    expect(
+      await (
+        await s3.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'k' }))
+      ).Body?.transformToString(),
+    ).toBe('v');
     await ctx.emulator.control.clearLatency();
     expect(await ctx.emulator.control.latency()).toEqual([]);
   });

@@ -7,10 +7,17 @@ export interface TestCredentials {
   sessionToken?: string;
 }
 
-export const TEST_CREDENTIALS: TestCredentials = { accessKeyId: 'AKIAEMULATORTEST0001', secretAccessKey: 'emulator-secret' };
+export const TEST_CREDENTIALS: TestCredentials = {
+  accessKeyId: 'AKIAEMULATORTEST0001',
+  secretAccessKey: 'emulator-secret',
+};
 
 /** Client config for an SDK client talking to the emulator. */
-export function clientConfig(emulator: RunningEmulator, region = 'us-east-1', credentials: TestCredentials = TEST_CREDENTIALS) {
+export function clientConfig(
+  emulator: RunningEmulator,
+  region = 'us-east-1',
+  credentials: TestCredentials = TEST_CREDENTIALS,
+) {
   return { endpoint: emulator.url, region, credentials, forcePathStyle: true, maxAttempts: 3 };
 }
 

@@ -23,7 +23,13 @@ beforeEach(() => ctx.emulator.control.reset());
 
 describe('SQS', () => {
   test('create, get URL, attributes, list, delete', async () => {
-    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'orders', Attributes: { VisibilityTimeout: '60' }, tags: { team: 'core' } }));
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: 'orders',
+        Attributes: { VisibilityTimeout: '60' },
+        tags: { team: 'core' },
+      }),
+    );
     expect(QueueUrl).toBe(`${ctx.emulator.url}/123456789012/orders`);
     expect((await sqs.send(new GetQueueUrlCommand({ QueueName: 'orders' }))).QueueUrl).toBe(QueueUrl);
     const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['All'] }));
@@ -38,41 +44,86 @@ describe('SQS', () => {
     const some = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
     expect(Object.keys(some.Attributes ?? {})).toEqual(['QueueArn']);
 
-    await sqs.send(new SetQueueAttributesCommand({ QueueUrl, Attributes: { DelaySeconds: '5', RedrivePolicy: '{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:dlq","maxReceiveCount":3}' } }));
-    const updated = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['DelaySeconds', 'RedrivePolicy'] }));
+    await sqs.send(
+      new SetQueueAttributesCommand({
+        QueueUrl,
+        Attributes: {
+          DelaySeconds: '5',
+          RedrivePolicy:
+            '{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:dlq","maxReceiveCount":3}',
+        },
+      }),
+    );
+    const updated = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['DelaySeconds', 'RedrivePolicy'] }),
+    );
     expect(updated.Attributes?.DelaySeconds).toBe('5');
-    expect(JSON.parse(updated.Attributes!.RedrivePolicy!)).toEqual({ deadLetterTargetArn: 'arn:aws:sqs:us-east-1:123456789012:dlq', maxReceiveCount: 3 });
+    expect(JSON.parse(updated.Attributes!.RedrivePolicy!)).toEqual({
+      deadLetterTargetArn: 'arn:aws:sqs:us-east-1:123456789012:dlq',
+      maxReceiveCount: 3,
+    });
 
     await sqs.send(new CreateQueueCommand({ QueueName: 'orders-dlq' }));
-    expect((await sqs.send(new ListQueuesCommand({}))).QueueUrls).toEqual([QueueUrl, `${ctx.emulator.url}/123456789012/orders-dlq`]);
+    expect((await sqs.send(new ListQueuesCommand({}))).QueueUrls).toEqual([
+      QueueUrl,
+      `${ctx.emulator.url}/123456789012/orders-dlq`,
+    ]);
     expect((await sqs.send(new ListQueuesCommand({ QueueNamePrefix: 'orders-' }))).QueueUrls).toHaveLength(1);
 
     await sqs.send(new DeleteQueueCommand({ QueueUrl }));
-    await expect(sqs.send(new GetQueueUrlCommand({ QueueName: 'orders' }))).rejects.toMatchObject({ name: 'QueueDoesNotExist', $metadata: { httpStatusCode: 400 } });
-    await expect(sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['All'] }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
+    await expect(sqs.send(new GetQueueUrlCommand({ QueueName: 'orders' }))).rejects.toMatchObject({
+      name: 'QueueDoesNotExist',
+      $metadata: { httpStatusCode: 400 },
+    });
+    await expect(
+      sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['All'] })),
+    ).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
   });
 
   test('CreateQueue is idempotent for identical attributes and refuses differing ones', async () => {
-    const first = await sqs.send(new CreateQueueCommand({ QueueName: 'idem', Attributes: { DelaySeconds: '10' } }));
-    const again = await sqs.send(new CreateQueueCommand({ QueueName: 'idem', Attributes: { DelaySeconds: '10' } }));
+    const first = await sqs.send(
+      new CreateQueueCommand({ QueueName: 'idem', Attributes: { DelaySeconds: '10' } }),
+    );
+    const again = await sqs.send(
+      new CreateQueueCommand({ QueueName: 'idem', Attributes: { DelaySeconds: '10' } }),
+    );
     expect(again.QueueUrl).toBe(first.QueueUrl);
-    const err = await sqs.send(new CreateQueueCommand({ QueueName: 'idem', Attributes: { DelaySeconds: '20' } })).catch((e: unknown) => e as { name: string; Code?: string });
+    const err = await sqs
+      .send(new CreateQueueCommand({ QueueName: 'idem', Attributes: { DelaySeconds: '20' } }))
+      .catch((e: unknown) => e as { name: string; Code?: string });
     expect(err).toMatchObject({ name: 'QueueNameExists' });
   });
 
   test('a deleted queue name cannot be reused for 60 seconds (QueueDeletedRecently)', async () => {
     const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'recycled' }));
     await sqs.send(new DeleteQueueCommand({ QueueUrl }));
-    await expect(sqs.send(new CreateQueueCommand({ QueueName: 'recycled' }))).rejects.toMatchObject({ name: 'QueueDeletedRecently' });
+    await expect(sqs.send(new CreateQueueCommand({ QueueName: 'recycled' }))).rejects.toMatchObject({
+      name: 'QueueDeletedRecently',
+    });
   });
 
   test('FIFO queues and attribute validation', async () => {
-    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'jobs.fifo', Attributes: { FifoQueue: 'true', ContentBasedDeduplication: 'true' } }));
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: 'jobs.fifo',
+        Attributes: { FifoQueue: 'true', ContentBasedDeduplication: 'true' },
+      }),
+    );
     const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['All'] }));
-    expect(attrs.Attributes).toMatchObject({ FifoQueue: 'true', ContentBasedDeduplication: 'true', DeduplicationScope: 'queue' });
-    await expect(sqs.send(new CreateQueueCommand({ QueueName: 'plain', Attributes: { FifoQueue: 'true' } }))).rejects.toMatchObject({ name: 'InvalidParameterValue' });
-    await expect(sqs.send(new CreateQueueCommand({ QueueName: 'slow', Attributes: { DelaySeconds: '901' } }))).rejects.toMatchObject({ name: 'InvalidAttributeValue' });
-    await expect(sqs.send(new CreateQueueCommand({ QueueName: 'odd', Attributes: { Colour: 'blue' } as never }))).rejects.toMatchObject({ name: 'InvalidAttributeName' });
+    expect(attrs.Attributes).toMatchObject({
+      FifoQueue: 'true',
+      ContentBasedDeduplication: 'true',
+      DeduplicationScope: 'queue',
+    });
+    await expect(
+      sqs.send(new CreateQueueCommand({ QueueName: 'plain', Attributes: { FifoQueue: 'true' } })),
+    ).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+    await expect(
+      sqs.send(new CreateQueueCommand({ QueueName: 'slow', Attributes: { DelaySeconds: '901' } })),
+    ).rejects.toMatchObject({ name: 'InvalidAttributeValue' });
+    await expect(
+      sqs.send(new CreateQueueCommand({ QueueName: 'odd', Attributes: { Colour: 'blue' } as never })),
+    ).rejects.toMatchObject({ name: 'InvalidAttributeName' });
   });
 
   test('tags: tag, untag, list', async () => {
@@ -97,12 +148,23 @@ describe('SQS', () => {
   test('queues are kept per account and region and listed in the inventory', async () => {
     const west = new SQSClient(clientConfig(ctx.emulator, 'us-west-2'));
     await west.send(new CreateQueueCommand({ QueueName: 'regional' }));
-    await expect(sqs.send(new GetQueueUrlCommand({ QueueName: 'regional' }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
+    await expect(sqs.send(new GetQueueUrlCommand({ QueueName: 'regional' }))).rejects.toMatchObject({
+      name: 'QueueDoesNotExist',
+    });
     const inventory = await ctx.emulator.control.inventory();
     expect(inventory).toEqual([
-      expect.objectContaining({ account: '123456789012', region: 'us-west-2', type: 'AWS::SQS::Queue', identifier: `${ctx.emulator.url}/123456789012/regional` }),
+      expect.objectContaining({
+        account: '123456789012',
+        region: 'us-west-2',
+        type: 'AWS::SQS::Queue',
+        identifier: `${ctx.emulator.url}/123456789012/regional`,
+      }),
     ]);
-    expect(inventory[0]!.properties).toMatchObject({ QueueName: 'regional', Arn: 'arn:aws:sqs:us-west-2:123456789012:regional', VisibilityTimeout: 30 });
+    expect(inventory[0]!.properties).toMatchObject({
+      QueueName: 'regional',
+      Arn: 'arn:aws:sqs:us-west-2:123456789012:regional',
+      VisibilityTimeout: 30,
+    });
     west.destroy();
   });
 });

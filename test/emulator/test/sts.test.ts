@@ -1,5 +1,12 @@
-import { GetObjectCommand, CreateBucketCommand, PutBucketPolicyCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient, STSServiceException } from '@aws-sdk/client-sts';
+import {
+  GetObjectCommand,
+  CreateBucketCommand,
+  PutBucketPolicyCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import type { STSServiceException } from '@aws-sdk/client-sts';
+import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { clientConfig, useEmulator } from './helpers';
 
 const ctx = useEmulator({ account: '111111111111' });
@@ -26,7 +33,12 @@ describe('STS', () => {
   });
 
   test('AssumeRole returns credentials that act in the role account', async () => {
-    const assumed = await sts.send(new AssumeRoleCommand({ RoleArn: 'arn:aws:iam::222222222222:role/cdkd-reader', RoleSessionName: 'cdkd-test' }));
+    const assumed = await sts.send(
+      new AssumeRoleCommand({
+        RoleArn: 'arn:aws:iam::222222222222:role/cdkd-reader',
+        RoleSessionName: 'cdkd-test',
+      }),
+    );
     expect(assumed.Credentials?.AccessKeyId).toMatch(/^ASIA/);
     expect(assumed.Credentials?.Expiration!.getTime()).toBeGreaterThan(Date.now());
     expect(assumed.AssumedRoleUser?.Arn).toBe('arn:aws:sts::222222222222:assumed-role/cdkd-reader/cdkd-test');
@@ -43,7 +55,12 @@ describe('STS', () => {
   });
 
   test('cross-account reads: a bucket of the role account is readable only with the role credentials', async () => {
-    const assumed = await sts.send(new AssumeRoleCommand({ RoleArn: 'arn:aws:iam::222222222222:role/producer', RoleSessionName: 'producer' }));
+    const assumed = await sts.send(
+      new AssumeRoleCommand({
+        RoleArn: 'arn:aws:iam::222222222222:role/producer',
+        RoleSessionName: 'producer',
+      }),
+    );
     const roleS3 = new S3Client(
       clientConfig(ctx.emulator, 'us-east-1', {
         accessKeyId: assumed.Credentials!.AccessKeyId!,
@@ -54,12 +71,24 @@ describe('STS', () => {
     await roleS3.send(new CreateBucketCommand({ Bucket: 'producer-state' }));
     await roleS3.send(new PutObjectCommand({ Bucket: 'producer-state', Key: 'stack.json', Body: '{}' }));
     const mine = new S3Client(clientConfig(ctx.emulator));
-    await expect(mine.send(new GetObjectCommand({ Bucket: 'producer-state', Key: 'stack.json' }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    await expect(
+      mine.send(new GetObjectCommand({ Bucket: 'producer-state', Key: 'stack.json' })),
+    ).rejects.toMatchObject({ name: 'AccessDenied' });
     // A bucket policy granting the consumer account opens it.
     await roleS3.send(
       new PutBucketPolicyCommand({
         Bucket: 'producer-state',
-        Policy: JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::111111111111:root' }, Action: 's3:GetObject', Resource: 'arn:aws:s3:::producer-state/*' }] }),
+        Policy: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Effect: 'Allow',
+              Principal: { AWS: 'arn:aws:iam::111111111111:root' },
+              Action: 's3:GetObject',
+              Resource: 'arn:aws:s3:::producer-state/*',
+            },
+          ],
+        }),
       }),
     );
     const read = await mine.send(new GetObjectCommand({ Bucket: 'producer-state', Key: 'stack.json' }));
@@ -69,7 +98,9 @@ describe('STS', () => {
   });
 
   test('AssumeRole validates its input', async () => {
-    const err = await sts.send(new AssumeRoleCommand({ RoleArn: 'not-an-arn-at-all-really', RoleSessionName: 's' })).catch((e: STSServiceException) => e);
+    const err = await sts
+      .send(new AssumeRoleCommand({ RoleArn: 'not-an-arn-at-all-really', RoleSessionName: 's' }))
+      .catch((e: STSServiceException) => e);
     expect((err as STSServiceException).name).toBe('ValidationError');
     expect((err as STSServiceException).$metadata.httpStatusCode).toBe(400);
   });

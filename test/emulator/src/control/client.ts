@@ -131,7 +131,13 @@ export class EmulatorControlClient {
   }
 
   /** Seeds (or overwrites) an SSM parameter, reserved names such as `/aws/service/...` included. */
-  seedParameter(parameter: { name: string; value: string; type?: 'String' | 'StringList' | 'SecureString'; account?: string; region?: string }): Promise<{ name: string; version: number }> {
+  seedParameter(parameter: {
+    name: string;
+    value: string;
+    type?: 'String' | 'StringList' | 'SecureString';
+    account?: string;
+    region?: string;
+  }): Promise<{ name: string; version: number }> {
     return this.call('POST', '/ssm/parameters', parameter);
   }
 
@@ -159,14 +165,19 @@ export class EmulatorControlClient {
   }
 
   async clearTypeSettings(typeName?: string): Promise<void> {
-    await this.call('DELETE', typeName ? `/cloudcontrol/types/${encodeURIComponent(typeName)}` : '/cloudcontrol/types');
+    await this.call(
+      'DELETE',
+      typeName ? `/cloudcontrol/types/${encodeURIComponent(typeName)}` : '/cloudcontrol/types',
+    );
   }
 
   settings(): Promise<EmulatorSettings> {
     return this.call('GET', '/settings');
   }
 
-  updateSettings(settings: Partial<Pick<EmulatorSettings, 'sqsDeleteCooldownMs'>>): Promise<EmulatorSettings> {
+  updateSettings(
+    settings: Partial<Pick<EmulatorSettings, 'sqsDeleteCooldownMs'>>,
+  ): Promise<EmulatorSettings> {
     return this.call('PUT', '/settings', settings);
   }
 

@@ -22,7 +22,9 @@ export class ControlApi {
   private readonly routes: Route[] = [];
 
   constructor(private readonly state: EmulatorState) {
-    this.add('GET', /^\/_emulator\/health$/, () => jsonResponse(200, { status: 'ok', account: this.state.accounts.defaultAccount }));
+    this.add('GET', /^\/_emulator\/health$/, () =>
+      jsonResponse(200, { status: 'ok', account: this.state.accounts.defaultAccount }),
+    );
     this.add('GET', /^\/_emulator\/stats$/, () => {
       const cpu = process.cpuUsage();
       return jsonResponse(200, {
@@ -37,7 +39,9 @@ export class ControlApi {
       this.state.reset();
       return jsonResponse(200, { reset: true });
     });
-    this.add('GET', /^\/_emulator\/inventory$/, (req) => jsonResponse(200, this.state.inventory(req.baseUrl)));
+    this.add('GET', /^\/_emulator\/inventory$/, (req) =>
+      jsonResponse(200, this.state.inventory(req.baseUrl)),
+    );
     this.add('GET', /^\/_emulator\/requests$/, () => jsonResponse(200, this.state.requests.snapshot()));
     this.add('DELETE', /^\/_emulator\/requests$/, () => {
       this.state.requests.clear();
@@ -48,7 +52,8 @@ export class ControlApi {
     this.add('PUT', /^\/_emulator\/latency$/, (req) => {
       const rules = asArray<LatencyRule>(body(req));
       for (const rule of rules) {
-        if (typeof rule.ms !== 'number' || rule.ms < 0) throw badRequest('latency rule needs "ms" (a number >= 0)');
+        if (typeof rule.ms !== 'number' || rule.ms < 0)
+          throw badRequest('latency rule needs "ms" (a number >= 0)');
         this.state.latency.set({ service: rule.service ?? '*', operation: rule.operation, ms: rule.ms });
       }
       return jsonResponse(200, this.state.latency.list());
@@ -61,10 +66,14 @@ export class ControlApi {
     this.add('GET', /^\/_emulator\/faults$/, () => jsonResponse(200, this.state.faults.list()));
     this.add('POST', /^\/_emulator\/faults$/, (req) => {
       const spec = body(req) as FaultSpec;
-      if (!spec || typeof spec.service !== 'string') throw badRequest('a fault needs "service" (e.g. "s3" or "*")');
-      if (spec.mode && spec.mode !== 'error' && spec.mode !== 'drop') throw badRequest('"mode" is "error" or "drop"');
-      if (spec.probability !== undefined && !(spec.probability >= 0 && spec.probability <= 1)) throw badRequest('"probability" is between 0 and 1');
-      if (spec.count !== undefined && !(Number.isInteger(spec.count) && spec.count > 0)) throw badRequest('"count" is a positive integer');
+      if (!spec || typeof spec.service !== 'string')
+        throw badRequest('a fault needs "service" (e.g. "s3" or "*")');
+      if (spec.mode && spec.mode !== 'error' && spec.mode !== 'drop')
+        throw badRequest('"mode" is "error" or "drop"');
+      if (spec.probability !== undefined && !(spec.probability >= 0 && spec.probability <= 1))
+        throw badRequest('"probability" is between 0 and 1');
+      if (spec.count !== undefined && !(Number.isInteger(spec.count) && spec.count > 0))
+        throw badRequest('"count" is a positive integer');
       return jsonResponse(201, this.state.faults.add(spec));
     });
     this.add('DELETE', /^\/_emulator\/faults$/, () => {
@@ -76,10 +85,13 @@ export class ControlApi {
       return jsonResponse(200, { deleted: id });
     });
 
-    this.add('GET', /^\/_emulator\/account$/, () => jsonResponse(200, { accountId: this.state.accounts.defaultAccount }));
+    this.add('GET', /^\/_emulator\/account$/, () =>
+      jsonResponse(200, { accountId: this.state.accounts.defaultAccount }),
+    );
     this.add('PUT', /^\/_emulator\/account$/, (req) => {
       const { accountId } = body(req) as { accountId?: unknown };
-      if (typeof accountId !== 'string' || !/^\d{12}$/.test(accountId)) throw badRequest('"accountId" must be 12 digits');
+      if (typeof accountId !== 'string' || !/^\d{12}$/.test(accountId))
+        throw badRequest('"accountId" must be 12 digits');
       this.state.accounts.defaultAccount = accountId;
       this.state.changed();
       return jsonResponse(200, { accountId });
@@ -91,7 +103,8 @@ export class ControlApi {
     this.add('PUT', /^\/_emulator\/settings$/, (req) => {
       const { sqsDeleteCooldownMs } = body(req) as { sqsDeleteCooldownMs?: unknown };
       if (sqsDeleteCooldownMs !== undefined) {
-        if (typeof sqsDeleteCooldownMs !== 'number' || sqsDeleteCooldownMs < 0) throw badRequest('"sqsDeleteCooldownMs" is a number >= 0');
+        if (typeof sqsDeleteCooldownMs !== 'number' || sqsDeleteCooldownMs < 0)
+          throw badRequest('"sqsDeleteCooldownMs" is a number >= 0');
         this.state.sqs.deleteCooldownMs = sqsDeleteCooldownMs;
       }
       return jsonResponse(200, this.settings());
@@ -101,23 +114,38 @@ export class ControlApi {
   private addSsmRoutes(): void {
     // Public parameters (e.g. /aws/service/...) cannot be written through PutParameter: seed them here.
     this.add('POST', /^\/_emulator\/ssm\/parameters$/, (req) => {
-      const seed = body(req) as { name?: unknown; value?: unknown; type?: unknown; account?: unknown; region?: unknown };
-      if (typeof seed.name !== 'string' || typeof seed.value !== 'string') throw badRequest('a parameter needs "name" and "value" (strings)');
-      const parameter = this.state.ssm.put(typeof seed.account === 'string' ? seed.account : this.state.accounts.defaultAccount, typeof seed.region === 'string' ? seed.region : 'us-east-1', {
-        name: seed.name,
-        value: seed.value,
-        type: (typeof seed.type === 'string' ? seed.type : 'String') as 'String',
-        overwrite: true,
-        user: 'emulator-control',
-        allowReserved: true,
-      });
+      const seed = body(req) as {
+        name?: unknown;
+        value?: unknown;
+        type?: unknown;
+        account?: unknown;
+        region?: unknown;
+      };
+      if (typeof seed.name !== 'string' || typeof seed.value !== 'string')
+        throw badRequest('a parameter needs "name" and "value" (strings)');
+      const parameter = this.state.ssm.put(
+        typeof seed.account === 'string' ? seed.account : this.state.accounts.defaultAccount,
+        typeof seed.region === 'string' ? seed.region : 'us-east-1',
+        {
+          name: seed.name,
+          value: seed.value,
+          type: (typeof seed.type === 'string' ? seed.type : 'String') as 'String',
+          overwrite: true,
+          user: 'emulator-control',
+          allowReserved: true,
+        },
+      );
       this.state.changed();
       return jsonResponse(201, { name: parameter.name, version: parameter.versions.length });
     });
   }
 
   private settings(): Record<string, unknown> {
-    return { accountId: this.state.accounts.defaultAccount, sqsDeleteCooldownMs: this.state.sqs.deleteCooldownMs, schemasDir: this.state.schemas.dir };
+    return {
+      accountId: this.state.accounts.defaultAccount,
+      sqsDeleteCooldownMs: this.state.sqs.deleteCooldownMs,
+      schemasDir: this.state.schemas.dir,
+    };
   }
 
   private addCloudControlRoutes(): void {
@@ -125,10 +153,21 @@ export class ControlApi {
     this.add('GET', /^\/_emulator\/cloudcontrol\/types$/, () => jsonResponse(200, types()));
     this.add('PUT', /^\/_emulator\/cloudcontrol\/types\/([^/]+)$/, (req, [typeName]) => {
       const settings = body(req) as TypeSettings;
-      if (typeName !== '*' && !this.state.schemas.has(typeName!)) throw notFound(`no schema for type ${typeName} in ${this.state.schemas.dir}`);
-      if (settings.latencyMs !== undefined && !(typeof settings.latencyMs === 'number' && settings.latencyMs >= 0)) throw badRequest('"latencyMs" is a number >= 0');
-      if (settings.provisionable !== undefined && typeof settings.provisionable !== 'boolean') throw badRequest('"provisionable" is a boolean');
-      if (settings.failWith !== undefined && settings.failWith !== null && typeof settings.failWith.errorCode !== 'string') throw badRequest('"failWith" needs "errorCode" (e.g. GeneralServiceException)');
+      if (typeName !== '*' && !this.state.schemas.has(typeName!))
+        throw notFound(`no schema for type ${typeName} in ${this.state.schemas.dir}`);
+      if (
+        settings.latencyMs !== undefined &&
+        !(typeof settings.latencyMs === 'number' && settings.latencyMs >= 0)
+      )
+        throw badRequest('"latencyMs" is a number >= 0');
+      if (settings.provisionable !== undefined && typeof settings.provisionable !== 'boolean')
+        throw badRequest('"provisionable" is a boolean');
+      if (
+        settings.failWith !== undefined &&
+        settings.failWith !== null &&
+        typeof settings.failWith.errorCode !== 'string'
+      )
+        throw badRequest('"failWith" needs "errorCode" (e.g. GeneralServiceException)');
       const merged: TypeSettings = { ...this.state.cloudcontrol.typeSettings.get(typeName!), ...settings };
       if (settings.failWith === null) delete merged.failWith;
       this.state.cloudcontrol.typeSettings.set(typeName!, merged);
@@ -145,7 +184,9 @@ export class ControlApi {
   }
 
   private addCloudFormationRoutes(): void {
-    this.add('GET', /^\/_emulator\/cloudformation\/stacks$/, () => jsonResponse(200, this.state.cloudformation.stacks));
+    this.add('GET', /^\/_emulator\/cloudformation\/stacks$/, () =>
+      jsonResponse(200, this.state.cloudformation.stacks),
+    );
     this.add('POST', /^\/_emulator\/cloudformation\/stacks$/, (req) => {
       const seed = body(req) as StackSeed;
       const stack = this.state.cloudformation.seed(seed, this.state.accounts.defaultAccount);
@@ -155,7 +196,8 @@ export class ControlApi {
     this.add('DELETE', /^\/_emulator\/cloudformation\/stacks\/([^/]+)$/, (req, [name]) => {
       const account = req.query.get('account') ?? this.state.accounts.defaultAccount;
       const region = req.query.get('region') ?? 'us-east-1';
-      if (!this.state.cloudformation.remove(name!, account, region)) throw notFound(`no seeded stack ${name} in ${account}/${region}`);
+      if (!this.state.cloudformation.remove(name!, account, region))
+        throw notFound(`no seeded stack ${name} in ${account}/${region}`);
       this.state.changed();
       return jsonResponse(200, { deleted: name });
     });
@@ -177,12 +219,16 @@ export class ControlApi {
         const params = m.slice(1).map((p) => decodeURIComponent(p));
         return await route.handler(req, params);
       } catch (err) {
-        if (err instanceof AwsError) return jsonResponse(err.status, { error: err.code, message: err.message });
+        if (err instanceof AwsError)
+          return jsonResponse(err.status, { error: err.code, message: err.message });
         throw err;
       }
     }
     return pathMatched
-      ? jsonResponse(405, { error: 'MethodNotAllowed', message: `${req.method} is not allowed on ${req.rawPath}` })
+      ? jsonResponse(405, {
+          error: 'MethodNotAllowed',
+          message: `${req.method} is not allowed on ${req.rawPath}`,
+        })
       : jsonResponse(404, { error: 'NotFound', message: `no control route ${req.method} ${req.rawPath}` });
   }
 }

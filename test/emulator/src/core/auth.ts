@@ -25,7 +25,12 @@ function parseScope(credential: string): Omit<RequestAuth, 'presigned'> | undefi
   if (parts.length < 5) return undefined;
   // The access key cannot contain '/', so the last four parts are the scope.
   const [date, region, signingService] = parts.slice(-4);
-  return { accessKeyId: parts.slice(0, -4).join('/'), date: date!, region: region!, signingService: signingService! };
+  return {
+    accessKeyId: parts.slice(0, -4).join('/'),
+    date: date!,
+    region: region!,
+    signingService: signingService!,
+  };
 }
 
 /** Parses `X-Amz-Date` (`20240101T000000Z`). */

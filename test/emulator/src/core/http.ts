@@ -29,7 +29,11 @@ export function header(req: EmulatorRequest, name: string): string | undefined {
 }
 
 /** A JSON response body. */
-export function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): EmulatorResponse {
+export function jsonResponse(
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): EmulatorResponse {
   return {
     status,
     headers: { 'content-type': 'application/json', ...headers },

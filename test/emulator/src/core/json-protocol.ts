@@ -50,7 +50,11 @@ export function jsonError(options: JsonProtocolOptions, err: AwsError, requestId
   return {
     status: err.status,
     headers,
-    body: JSON.stringify({ __type: `${options.errorNamespace}#${err.code}`, message: err.message, ...err.extra }),
+    body: JSON.stringify({
+      __type: `${options.errorNamespace}#${err.code}`,
+      message: err.message,
+      ...err.extra,
+    }),
   };
 }
 
@@ -67,10 +71,17 @@ export function missingAuthTokenException(): AwsError {
 }
 
 /** Reads a required string member. */
-export function requireString(input: Record<string, unknown>, name: string, code = 'ValidationException'): string {
+export function requireString(
+  input: Record<string, unknown>,
+  name: string,
+  code = 'ValidationException',
+): string {
   const value = input[name];
   if (typeof value !== 'string' || value === '') {
-    throw new AwsError(code, `1 validation error detected: Value null at '${name}' failed to satisfy constraint: Member must not be null`);
+    throw new AwsError(
+      code,
+      `1 validation error detected: Value null at '${name}' failed to satisfy constraint: Member must not be null`,
+    );
   }
   return value;
 }

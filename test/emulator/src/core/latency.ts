@@ -32,7 +32,11 @@ export class LatencyProfile {
   delayFor(service: string, operation: string): number {
     if (!this.rules.size) return 0;
     return (
-      this.rules.get(`${service}:${operation}`) ?? this.rules.get(`${service}:*`) ?? this.rules.get(`*:${operation}`) ?? this.rules.get('*:*') ?? 0
+      this.rules.get(`${service}:${operation}`) ??
+      this.rules.get(`${service}:*`) ??
+      this.rules.get(`*:${operation}`) ??
+      this.rules.get('*:*') ??
+      0
     );
   }
 }

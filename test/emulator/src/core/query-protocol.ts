@@ -10,7 +10,12 @@ export function queryParams(req: EmulatorRequest): URLSearchParams {
 }
 
 /** `<Action>Response` with `<Action>Result` and the request id. */
-export function queryResponse(action: string, xmlns: string, result: XmlValue, requestId: string): EmulatorResponse {
+export function queryResponse(
+  action: string,
+  xmlns: string,
+  result: XmlValue,
+  requestId: string,
+): EmulatorResponse {
   const content: Record<string, XmlValue> = {};
   if (result !== undefined) content[`${action}Result`] = result;
   content.ResponseMetadata = { RequestId: requestId };
@@ -53,7 +58,10 @@ export function memberList(params: URLSearchParams, prefix: string): Array<Recor
 export function requireParam(params: URLSearchParams, name: string): string {
   const value = params.get(name);
   if (value === null || value === '') {
-    throw new AwsError('ValidationError', `1 validation error detected: Value null at '${name.charAt(0).toLowerCase()}${name.slice(1)}' failed to satisfy constraint: Member must not be null`);
+    throw new AwsError(
+      'ValidationError',
+      `1 validation error detected: Value null at '${name.charAt(0).toLowerCase()}${name.slice(1)}' failed to satisfy constraint: Member must not be null`,
+    );
   }
   return value;
 }

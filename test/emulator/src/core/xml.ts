@@ -44,7 +44,8 @@ function emitContent(value: XmlValue, out: string[]): void {
   if (value instanceof Date) out.push(value.toISOString());
   else if (value instanceof XmlSeq) for (const [name, item] of value.items) emitElement(name, item, out);
   else if (Array.isArray(value)) throw new Error('an array must be the value of a named element');
-  else if (typeof value === 'object') for (const [name, item] of Object.entries(value)) emitElement(name, item, out);
+  else if (typeof value === 'object')
+    for (const [name, item] of Object.entries(value)) emitElement(name, item, out);
   else out.push(escapeXml(String(value)));
 }
 
@@ -59,7 +60,18 @@ export function xmlDocument(root: string, content: XmlValue, xmlns?: string): st
 }
 
 /** Element names that are always parsed as arrays, whatever their count. */
-const ARRAY_ELEMENTS = new Set(['Object', 'Part', 'Tag', 'Rule', 'member', 'CORSRule', 'AllowedOrigin', 'AllowedMethod', 'AllowedHeader', 'ExposeHeader']);
+const ARRAY_ELEMENTS = new Set([
+  'Object',
+  'Part',
+  'Tag',
+  'Rule',
+  'member',
+  'CORSRule',
+  'AllowedOrigin',
+  'AllowedMethod',
+  'AllowedHeader',
+  'ExposeHeader',
+]);
 
 const parser = new XMLParser({
   ignoreAttributes: true,

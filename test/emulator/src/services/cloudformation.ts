@@ -55,21 +55,37 @@ export class CloudFormationStore {
   /** Seeds (or replaces) a stack; export names stay unique per account and region. */
   seed(seed: StackSeed, defaultAccount: string): SeededStack {
     if (typeof seed.stackName !== 'string' || !STACK_NAME.test(seed.stackName)) {
-      throw new AwsError('BadRequest', 'stackName must start with a letter and contain only letters, digits and hyphens (at most 128)', 400);
+      throw new AwsError(
+        'BadRequest',
+        'stackName must start with a letter and contain only letters, digits and hyphens (at most 128)',
+        400,
+      );
     }
     const account = seed.account ?? defaultAccount;
     const region = seed.region ?? 'us-east-1';
     const outputs = (seed.outputs ?? []).map((o) => {
-      if (typeof o.OutputKey !== 'string' || typeof o.OutputValue !== 'string') throw new AwsError('BadRequest', 'each output needs OutputKey and OutputValue (strings)', 400);
+      if (typeof o.OutputKey !== 'string' || typeof o.OutputValue !== 'string')
+        throw new AwsError('BadRequest', 'each output needs OutputKey and OutputValue (strings)', 400);
       return { ...o };
     });
-    const existingIndex = this.stacks.findIndex((s) => s.account === account && s.region === region && s.stackName === seed.stackName);
+    const existingIndex = this.stacks.findIndex(
+      (s) => s.account === account && s.region === region && s.stackName === seed.stackName,
+    );
     for (const output of outputs) {
       if (!output.ExportName) continue;
       const clash = this.stacks.find(
-        (s, i) => i !== existingIndex && s.account === account && s.region === region && s.outputs.some((o) => o.ExportName === output.ExportName),
+        (s, i) =>
+          i !== existingIndex &&
+          s.account === account &&
+          s.region === region &&
+          s.outputs.some((o) => o.ExportName === output.ExportName),
       );
-      if (clash) throw new AwsError('BadRequest', `Export with name ${output.ExportName} is already exported by stack ${clash.stackName}`, 400);
+      if (clash)
+        throw new AwsError(
+          'BadRequest',
+          `Export with name ${output.ExportName} is already exported by stack ${clash.stackName}`,
+          400,
+        );
     }
     const stack: SeededStack = {
       stackId: `arn:aws:cloudformation:${region}:${account}:stack/${seed.stackName}/${uuid()}`,
@@ -92,7 +108,12 @@ export class CloudFormationStore {
   }
 
   remove(stackName: string, account: string, region: string): boolean {
-    const index = this.stacks.findIndex((s) => s.account === account && s.region === region && (s.stackName === stackName || s.stackId === stackName));
+    const index = this.stacks.findIndex(
+      (s) =>
+        s.account === account &&
+        s.region === region &&
+        (s.stackName === stackName || s.stackId === stackName),
+    );
     if (index < 0) return false;
     this.stacks.splice(index, 1);
     return true;
@@ -178,10 +199,19 @@ export class CloudFormationService implements ServiceHandler {
     const exports = this.store
       .inScope(ctx.account, ctx.region)
       .filter((s) => !s.status.startsWith('DELETE_COMPLETE'))
-      .flatMap((s) => s.outputs.filter((o) => o.ExportName).map((o) => ({ ExportingStackId: s.stackId, Name: o.ExportName!, Value: o.OutputValue })))
+      .flatMap((s) =>
+        s.outputs
+          .filter((o) => o.ExportName)
+          .map((o) => ({ ExportingStackId: s.stackId, Name: o.ExportName!, Value: o.OutputValue })),
+      )
       .sort((a, b) => (a.Name < b.Name ? -1 : 1));
     const { page, nextToken } = pageOf(exports, params.get('NextToken'), 100);
-    return queryResponse('ListExports', CFN_NS, { Exports: { member: page }, NextToken: nextToken }, ctx.requestId);
+    return queryResponse(
+      'ListExports',
+      CFN_NS,
+      { Exports: { member: page }, NextToken: nextToken },
+      ctx.requestId,
+    );
   }
 
   private listImports(params: URLSearchParams): EmulatorResponse {
@@ -194,5 +224,8 @@ export class CloudFormationService implements ServiceHandler {
 function pageOf<T>(items: T[], token: string | null, size: number): { page: T[]; nextToken?: string } {
   const start = token ? Number(Buffer.from(token, 'base64').toString('utf8')) || 0 : 0;
   const page = items.slice(start, start + size);
-  return { page, nextToken: start + size < items.length ? Buffer.from(String(start + size)).toString('base64') : undefined };
+  return {
+    page,
+    nextToken: start + size < items.length ? Buffer.from(String(start + size)).toString('base64') : undefined,
+  };
 }

@@ -1,9 +1,17 @@
 /** AWS STS (query protocol): GetCallerIdentity and AssumeRole. */
-import { AccountRegistry, temporaryAccessKeyId } from '../core/accounts';
+import type { AccountRegistry } from '../core/accounts';
+import { temporaryAccessKeyId } from '../core/accounts';
 import { AwsError } from '../core/errors';
 import type { EmulatorRequest, EmulatorResponse } from '../core/http';
 import { secretKey, upperAlnum } from '../core/ids';
-import { missingAuthToken, queryError, queryFault, queryParams, queryResponse, requireParam } from '../core/query-protocol';
+import {
+  missingAuthToken,
+  queryError,
+  queryFault,
+  queryParams,
+  queryResponse,
+  requireParam,
+} from '../core/query-protocol';
 import type { CallContext, RoutedCall, ServiceHandler } from '../core/service';
 
 const STS_NS = 'https://sts.amazonaws.com/doc/2011-06-15/';
@@ -40,26 +48,43 @@ export class StsService implements ServiceHandler {
   }
 
   private getCallerIdentity(ctx: CallContext): EmulatorResponse {
-    return queryResponse('GetCallerIdentity', STS_NS, { UserId: ctx.callerUserId, Account: ctx.account, Arn: ctx.callerArn }, ctx.requestId);
+    return queryResponse(
+      'GetCallerIdentity',
+      STS_NS,
+      { UserId: ctx.callerUserId, Account: ctx.account, Arn: ctx.callerArn },
+      ctx.requestId,
+    );
   }
 
   private assumeRole(ctx: CallContext, params: URLSearchParams): EmulatorResponse {
     const roleArn = requireParam(params, 'RoleArn');
     const sessionName = requireParam(params, 'RoleSessionName');
     if (roleArn.length < 20 || roleArn.length > 2048) {
-      throw new AwsError('ValidationError', `1 validation error detected: Value '${roleArn}' at 'roleArn' failed to satisfy constraint: Member must have length greater than or equal to 20`);
+      throw new AwsError(
+        'ValidationError',
+        `1 validation error detected: Value '${roleArn}' at 'roleArn' failed to satisfy constraint: Member must have length greater than or equal to 20`,
+      );
     }
     const m = ROLE_ARN.exec(roleArn);
     if (!m) throw new AwsError('ValidationError', `${roleArn} is invalid`);
     if (sessionName.length < 2 || sessionName.length > 64) {
-      throw new AwsError('ValidationError', `1 validation error detected: Value '${sessionName}' at 'roleSessionName' failed to satisfy constraint: Member must have length ${sessionName.length < 2 ? 'greater than or equal to 2' : 'less than or equal to 64'}`);
+      throw new AwsError(
+        'ValidationError',
+        `1 validation error detected: Value '${sessionName}' at 'roleSessionName' failed to satisfy constraint: Member must have length ${sessionName.length < 2 ? 'greater than or equal to 2' : 'less than or equal to 64'}`,
+      );
     }
     if (!/^[\w+=,.@-]*$/.test(sessionName)) {
-      throw new AwsError('ValidationError', `1 validation error detected: Value '${sessionName}' at 'roleSessionName' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w+=,.@-]*`);
+      throw new AwsError(
+        'ValidationError',
+        `1 validation error detected: Value '${sessionName}' at 'roleSessionName' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w+=,.@-]*`,
+      );
     }
     const duration = Number(params.get('DurationSeconds') ?? '3600');
     if (!Number.isInteger(duration) || duration < 900 || duration > 43200) {
-      throw new AwsError('ValidationError', `1 validation error detected: Value '${params.get('DurationSeconds')}' at 'durationSeconds' failed to satisfy constraint: Member must have value ${duration < 900 ? 'greater than or equal to 900' : 'less than or equal to 43200'}`);
+      throw new AwsError(
+        'ValidationError',
+        `1 validation error detected: Value '${params.get('DurationSeconds')}' at 'durationSeconds' failed to satisfy constraint: Member must have value ${duration < 900 ? 'greater than or equal to 900' : 'less than or equal to 43200'}`,
+      );
     }
     const [, partition, account, roleName] = m;
     const roleId = `AROA${upperAlnum(17)}`;
@@ -68,7 +93,13 @@ export class StsService implements ServiceHandler {
     const expiration = new Date(Date.now() + duration * 1000);
     expiration.setUTCMilliseconds(0);
     const userId = `${roleId}:${sessionName}`;
-    this.accounts.register({ accessKeyId, account: account!, arn, userId, expiration: expiration.toISOString() });
+    this.accounts.register({
+      accessKeyId,
+      account: account!,
+      arn,
+      userId,
+      expiration: expiration.toISOString(),
+    });
     return queryResponse(
       'AssumeRole',
       STS_NS,

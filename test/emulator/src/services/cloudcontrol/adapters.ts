@@ -35,29 +35,50 @@ export interface ResourceAdapter {
   create(scope: Scope, schema: ResourceSchema, desired: Record<string, unknown>): StoredResource;
   read(scope: Scope, schema: ResourceSchema, identifier: string): StoredResource | undefined;
   /** `desired` is the full new model (writable properties). */
-  update(scope: Scope, schema: ResourceSchema, identifier: string, desired: Record<string, unknown>): StoredResource;
+  update(
+    scope: Scope,
+    schema: ResourceSchema,
+    identifier: string,
+    desired: Record<string, unknown>,
+  ): StoredResource;
   delete(scope: Scope, schema: ResourceSchema, identifier: string): void;
   list(scope: Scope, schema: ResourceSchema): StoredResource[];
 }
 
 export function alreadyExists(typeName: string, identifier: string): HandlerError {
-  return new HandlerError('AlreadyExists', `Resource of type '${typeName}' with identifier '${identifier}' already exists.`);
+  return new HandlerError(
+    'AlreadyExists',
+    `Resource of type '${typeName}' with identifier '${identifier}' already exists.`,
+  );
 }
 
 export function notFound(typeName: string, identifier: string): HandlerError {
-  return new HandlerError('NotFound', `Resource of type '${typeName}' with identifier '${identifier}' was not found.`);
+  return new HandlerError(
+    'NotFound',
+    `Resource of type '${typeName}' with identifier '${identifier}' was not found.`,
+  );
 }
 
 /** A service error as handlers surface it ("<message> (Service: Sqs, Status Code: 400, Request ID: ...)"). */
 function serviceFailure(err: unknown, service: string): HandlerError {
   if (!(err instanceof AwsError)) throw err;
-  const code = /InvalidAttribute|InvalidParameter|Validation|MalformedPolicy|InvalidBucketName/.test(err.code) ? 'InvalidRequest' : 'GeneralServiceException';
-  return new HandlerError(code, `${err.message} (Service: ${service}, Status Code: ${err.status}, Request ID: ${uuid()})`);
+  const code = /InvalidAttribute|InvalidParameter|Validation|MalformedPolicy|InvalidBucketName/.test(err.code)
+    ? 'InvalidRequest'
+    : 'GeneralServiceException';
+  return new HandlerError(
+    code,
+    `${err.message} (Service: ${service}, Status Code: ${err.status}, Request ID: ${uuid()})`,
+  );
 }
 
 /** Top-level writable properties (read-only ones removed). */
 function writable(schema: ResourceSchema, model: Record<string, unknown>): Record<string, unknown> {
-  const readOnly = new Set((schema.readOnlyProperties ?? []).map((p) => pointerPath(p)).filter((s) => s.length === 1).map((s) => s[0]!));
+  const readOnly = new Set(
+    (schema.readOnlyProperties ?? [])
+      .map((p) => pointerPath(p))
+      .filter((s) => s.length === 1)
+      .map((s) => s[0]!),
+  );
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(model)) if (!readOnly.has(k)) out[k] = v;
   return out;
@@ -92,29 +113,52 @@ export class GenericAdapter implements ResourceAdapter {
   create(scope: Scope, schema: ResourceSchema, desired: Record<string, unknown>): StoredResource {
     const model = completeModel(schema, desired, scope);
     const identifier = identifierOf(schema, model);
-    if (!identifier) throw new HandlerError('InvalidRequest', `Model validation failed (#: primary identifier ${schema.primaryIdentifier.join(', ')} could not be determined)`);
+    if (!identifier)
+      throw new HandlerError(
+        'InvalidRequest',
+        `Model validation failed (#: primary identifier ${schema.primaryIdentifier.join(', ')} could not be determined)`,
+      );
     const key = GenericStore.key(scope.account, scope.region, schema.typeName, identifier);
     if (this.store.records.has(key)) throw alreadyExists(schema.typeName, identifier);
-    this.store.records.set(key, { account: scope.account, region: scope.region, type: schema.typeName, identifier, model });
+    this.store.records.set(key, {
+      account: scope.account,
+      region: scope.region,
+      type: schema.typeName,
+      identifier,
+      model,
+    });
     return { identifier, model };
   }
 
   read(scope: Scope, schema: ResourceSchema, identifier: string): StoredResource | undefined {
-    const record = this.store.records.get(GenericStore.key(scope.account, scope.region, schema.typeName, identifier));
+    const record = this.store.records.get(
+      GenericStore.key(scope.account, scope.region, schema.typeName, identifier),
+    );
     return record ? { identifier, model: record.model } : undefined;
   }
 
-  update(scope: Scope, schema: ResourceSchema, identifier: string, desired: Record<string, unknown>): StoredResource {
-    const record = this.store.records.get(GenericStore.key(scope.account, scope.region, schema.typeName, identifier));
+  update(
+    scope: Scope,
+    schema: ResourceSchema,
+    identifier: string,
+    desired: Record<string, unknown>,
+  ): StoredResource {
+    const record = this.store.records.get(
+      GenericStore.key(scope.account, scope.region, schema.typeName, identifier),
+    );
     if (!record) throw notFound(schema.typeName, identifier);
     const readOnly: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(record.model)) if (!(k in writable(schema, { [k]: v }))) readOnly[k] = v;
+    for (const [k, v] of Object.entries(record.model))
+      if (!(k in writable(schema, { [k]: v }))) readOnly[k] = v;
     record.model = completeModel(schema, { ...desired, ...readOnly }, scope);
     return { identifier, model: record.model };
   }
 
   delete(scope: Scope, schema: ResourceSchema, identifier: string): void {
-    if (!this.store.records.delete(GenericStore.key(scope.account, scope.region, schema.typeName, identifier))) throw notFound(schema.typeName, identifier);
+    if (
+      !this.store.records.delete(GenericStore.key(scope.account, scope.region, schema.typeName, identifier))
+    )
+      throw notFound(schema.typeName, identifier);
   }
 
   list(scope: Scope, schema: ResourceSchema): StoredResource[] {
@@ -130,14 +174,21 @@ export class BucketAdapter implements ResourceAdapter {
   constructor(private readonly s3: S3Store) {}
 
   create(scope: Scope, schema: ResourceSchema, desired: Record<string, unknown>): StoredResource {
-    const name = typeof desired.BucketName === 'string' ? desired.BucketName : `bucket-${upperAlnum(12).toLowerCase()}`;
+    const name =
+      typeof desired.BucketName === 'string' ? desired.BucketName : `bucket-${upperAlnum(12).toLowerCase()}`;
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name) || name.includes('..')) {
-      throw new HandlerError('InvalidRequest', `Bucket name should not contain uppercase characters or be shorter than 3 or longer than 63 characters (Bucket: ${name})`);
+      throw new HandlerError(
+        'InvalidRequest',
+        `Bucket name should not contain uppercase characters or be shorter than 3 or longer than 63 characters (Bucket: ${name})`,
+      );
     }
     const existing = this.s3.buckets.get(name);
     if (existing) {
       if (existing.account === scope.account) throw alreadyExists(schema.typeName, name);
-      throw new HandlerError('AlreadyExists', `${name} already exists in another account (Service: S3, Status Code: 409, Error Code: BucketAlreadyExists)`);
+      throw new HandlerError(
+        'AlreadyExists',
+        `${name} already exists in another account (Service: S3, Status Code: 409, Error Code: BucketAlreadyExists)`,
+      );
     }
     const bucket = this.s3.createBucket(name, scope.account, scope.region);
     applyBucketProperties(bucket, writable(schema, desired));
@@ -154,7 +205,12 @@ export class BucketAdapter implements ResourceAdapter {
     return bucket ? { identifier, model: bucketProperties(bucket) } : undefined;
   }
 
-  update(scope: Scope, schema: ResourceSchema, identifier: string, desired: Record<string, unknown>): StoredResource {
+  update(
+    scope: Scope,
+    schema: ResourceSchema,
+    identifier: string,
+    desired: Record<string, unknown>,
+  ): StoredResource {
     const bucket = this.bucket(scope, identifier);
     if (!bucket) throw notFound(schema.typeName, identifier);
     const props = writable(schema, desired);
@@ -168,7 +224,10 @@ export class BucketAdapter implements ResourceAdapter {
     const bucket = this.bucket(scope, identifier);
     if (!bucket) throw notFound(schema.typeName, identifier);
     if (bucket.objects.size) {
-      throw new HandlerError('GeneralServiceException', `The bucket you tried to delete is not empty (Service: S3, Status Code: 409, Request ID: ${uuid()})`);
+      throw new HandlerError(
+        'GeneralServiceException',
+        `The bucket you tried to delete is not empty (Service: S3, Status Code: 409, Request ID: ${uuid()})`,
+      );
     }
     this.s3.buckets.delete(identifier);
   }
@@ -197,7 +256,10 @@ export class BucketPolicyAdapter implements ResourceAdapter {
     const name = String(desired.Bucket);
     const bucket = this.s3.buckets.get(name);
     if (!bucket || bucket.account !== scope.account) {
-      throw new HandlerError('NotFound', `The specified bucket does not exist (Service: S3, Status Code: 404, Request ID: ${uuid()})`);
+      throw new HandlerError(
+        'NotFound',
+        `The specified bucket does not exist (Service: S3, Status Code: 404, Request ID: ${uuid()})`,
+      );
     }
     if (bucket.policy) throw alreadyExists(schema.typeName, name);
     const doc = desired.PolicyDocument;
@@ -212,7 +274,12 @@ export class BucketPolicyAdapter implements ResourceAdapter {
     return this.model(identifier, bucket.policy);
   }
 
-  update(scope: Scope, schema: ResourceSchema, identifier: string, desired: Record<string, unknown>): StoredResource {
+  update(
+    scope: Scope,
+    schema: ResourceSchema,
+    identifier: string,
+    desired: Record<string, unknown>,
+  ): StoredResource {
     const bucket = this.bucket(scope, schema, identifier);
     if (!bucket.policy) throw notFound(schema.typeName, identifier);
     const doc = desired.PolicyDocument;
@@ -240,11 +307,21 @@ export class QueueAdapter implements ResourceAdapter {
 
   create(scope: Scope, schema: ResourceSchema, desired: Record<string, unknown>): StoredResource {
     const fifo = desired.FifoQueue === true;
-    const name = typeof desired.QueueName === 'string' ? desired.QueueName : `Queue-${upperAlnum(12)}${fifo ? '.fifo' : ''}`;
-    if (this.sqs.get(scope.account, scope.region, name)) throw alreadyExists(schema.typeName, `${scope.baseUrl}/${scope.account}/${name}`);
+    const name =
+      typeof desired.QueueName === 'string'
+        ? desired.QueueName
+        : `Queue-${upperAlnum(12)}${fifo ? '.fifo' : ''}`;
+    if (this.sqs.get(scope.account, scope.region, name))
+      throw alreadyExists(schema.typeName, `${scope.baseUrl}/${scope.account}/${name}`);
     let queue;
     try {
-      queue = this.sqs.create(scope.account, scope.region, name, attributesFromProperties(writable(schema, desired)), tagsFromProperties(desired)).queue;
+      queue = this.sqs.create(
+        scope.account,
+        scope.region,
+        name,
+        attributesFromProperties(writable(schema, desired)),
+        tagsFromProperties(desired),
+      ).queue;
     } catch (err) {
       throw serviceFailure(err, 'Sqs');
     }
@@ -259,16 +336,29 @@ export class QueueAdapter implements ResourceAdapter {
 
   read(scope: Scope, _schema: ResourceSchema, identifier: string): StoredResource | undefined {
     const queue = this.queue(scope, identifier);
-    return queue ? { identifier: queueUrl(scope.baseUrl, queue), model: queueProperties(queue, scope.baseUrl) } : undefined;
+    return queue
+      ? { identifier: queueUrl(scope.baseUrl, queue), model: queueProperties(queue, scope.baseUrl) }
+      : undefined;
   }
 
-  update(scope: Scope, schema: ResourceSchema, identifier: string, desired: Record<string, unknown>): StoredResource {
+  update(
+    scope: Scope,
+    schema: ResourceSchema,
+    identifier: string,
+    desired: Record<string, unknown>,
+  ): StoredResource {
     const queue = this.queue(scope, identifier);
     if (!queue) throw notFound(schema.typeName, identifier);
     const attributes = attributesFromProperties(writable(schema, desired));
     delete attributes.FifoQueue;
     // Attributes the new model leaves out go back to their defaults, as the handler does.
-    const resets: Record<string, string> = { DelaySeconds: '0', MaximumMessageSize: '262144', MessageRetentionPeriod: '345600', ReceiveMessageWaitTimeSeconds: '0', VisibilityTimeout: '30' };
+    const resets: Record<string, string> = {
+      DelaySeconds: '0',
+      MaximumMessageSize: '262144',
+      MessageRetentionPeriod: '345600',
+      ReceiveMessageWaitTimeSeconds: '0',
+      VisibilityTimeout: '30',
+    };
     for (const [name, value] of Object.entries(resets)) attributes[name] ??= value;
     if (queue.attributes.RedrivePolicy && !('RedrivePolicy' in attributes)) attributes.RedrivePolicy = '';
     try {
@@ -302,7 +392,10 @@ export class ParameterAdapter implements ResourceAdapter {
     const name = typeof desired.Name === 'string' ? desired.Name : `CFN-Parameter-${upperAlnum(12)}`;
     if (this.ssm.get(scope.account, scope.region, name)) throw alreadyExists(schema.typeName, name);
     if (desired.Type === 'SecureString') {
-      throw new HandlerError('InvalidRequest', 'SecureString parameters are not supported by AWS::SSM::Parameter; use String or StringList.');
+      throw new HandlerError(
+        'InvalidRequest',
+        'SecureString parameters are not supported by AWS::SSM::Parameter; use String or StringList.',
+      );
     }
     try {
       const parameter = this.ssm.put(scope.account, scope.region, {
@@ -327,7 +420,12 @@ export class ParameterAdapter implements ResourceAdapter {
     return parameter ? { identifier, model: parameterProperties(parameter) } : undefined;
   }
 
-  update(scope: Scope, schema: ResourceSchema, identifier: string, desired: Record<string, unknown>): StoredResource {
+  update(
+    scope: Scope,
+    schema: ResourceSchema,
+    identifier: string,
+    desired: Record<string, unknown>,
+  ): StoredResource {
     const parameter = this.ssm.get(scope.account, scope.region, identifier);
     if (!parameter) throw notFound(schema.typeName, identifier);
     try {
@@ -350,10 +448,13 @@ export class ParameterAdapter implements ResourceAdapter {
   }
 
   delete(scope: Scope, schema: ResourceSchema, identifier: string): void {
-    if (!this.ssm.delete(scope.account, scope.region, identifier)) throw notFound(schema.typeName, identifier);
+    if (!this.ssm.delete(scope.account, scope.region, identifier))
+      throw notFound(schema.typeName, identifier);
   }
 
   list(scope: Scope): StoredResource[] {
-    return this.ssm.list(scope.account, scope.region).map((p) => ({ identifier: p.name, model: parameterProperties(p) }));
+    return this.ssm
+      .list(scope.account, scope.region)
+      .map((p) => ({ identifier: p.name, model: parameterProperties(p) }));
   }
 }

@@ -25,10 +25,14 @@ export function resourcePart(typeName: string): string {
 }
 
 /** A physical name as AWS generates one when a template gives none: `<Resource>-<RANDOM>`. */
-export function generatedName(typeName: string, options: { lowercase?: boolean; maxLength?: number } = {}): string {
+export function generatedName(
+  typeName: string,
+  options: { lowercase?: boolean; maxLength?: number } = {},
+): string {
   let name = `${resourcePart(typeName)}-${upperAlnum(12)}`;
   if (options.lowercase) name = name.toLowerCase();
-  if (options.maxLength && name.length > options.maxLength) name = name.slice(name.length - options.maxLength);
+  if (options.maxLength && name.length > options.maxLength)
+    name = name.slice(name.length - options.maxLength);
   return name;
 }
 
@@ -59,11 +63,17 @@ const ID_PREFIXES: Record<string, string> = {
 };
 
 function hex(length: number): string {
-  return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+  return randomBytes(Math.ceil(length / 2))
+    .toString('hex')
+    .slice(0, length);
 }
 
 /** Fills `${Var}` of an ARN template from the model; undefined when a variable has no value. */
-export function fillArnTemplate(template: string, model: Record<string, unknown>, scope: Scope): string | undefined {
+export function fillArnTemplate(
+  template: string,
+  model: Record<string, unknown>,
+  scope: Scope,
+): string | undefined {
   let missing = false;
   const arn = template.replace(/\$\{([^}]+)\}/g, (_, name: string) => {
     const value = templateVariable(name, model, scope);
@@ -111,12 +121,19 @@ export function arnTemplateNameProperties(schema: ResourceSchema): string[] {
  * Fills in what AWS would: names absent from the primary identifier or ARN
  * template, then every read-only property.
  */
-export function completeModel(schema: ResourceSchema, desired: Record<string, unknown>, scope: Scope): Record<string, unknown> {
+export function completeModel(
+  schema: ResourceSchema,
+  desired: Record<string, unknown>,
+  scope: Scope,
+): Record<string, unknown> {
   const model = structuredClone(desired);
   const readOnly = schema.readOnlyProperties ?? [];
   const readOnlyTop = new Set(readOnly.map((p) => pointerPath(p)[0]));
   const nameProps = new Set([
-    ...schema.primaryIdentifier.map((p) => pointerPath(p)).filter((s) => s.length === 1).map((s) => s[0]!),
+    ...schema.primaryIdentifier
+      .map((p) => pointerPath(p))
+      .filter((s) => s.length === 1)
+      .map((s) => s[0]!),
     ...arnTemplateNameProperties(schema),
   ]);
   for (const name of nameProps) {
@@ -125,7 +142,9 @@ export function completeModel(schema: ResourceSchema, desired: Record<string, un
     model[name] = generatedName(schema.typeName);
   }
   // ARNs last, so they can use generated ids.
-  const pointers = [...readOnly].sort((a, b) => Number(/Arn$/i.test(pointerPath(a).join('.'))) - Number(/Arn$/i.test(pointerPath(b).join('.'))));
+  const pointers = [...readOnly].sort(
+    (a, b) => Number(/Arn$/i.test(pointerPath(a).join('.'))) - Number(/Arn$/i.test(pointerPath(b).join('.'))),
+  );
   for (const pointer of pointers) {
     const segments = pointerPath(pointer);
     if (segments.includes('*') || getAt(model, segments) !== undefined) continue;
@@ -135,7 +154,12 @@ export function completeModel(schema: ResourceSchema, desired: Record<string, un
   return model;
 }
 
-function readOnlyValue(schema: ResourceSchema, segments: string[], model: Record<string, unknown>, scope: Scope): unknown {
+function readOnlyValue(
+  schema: ResourceSchema,
+  segments: string[],
+  model: Record<string, unknown>,
+  scope: Scope,
+): unknown {
   const propSchema = schemaAt(schema, segments);
   const type = Array.isArray(propSchema?.type) ? propSchema?.type[0] : propSchema?.type;
   if (type === 'object' || type === 'array') return undefined;
@@ -145,8 +169,14 @@ function readOnlyValue(schema: ResourceSchema, segments: string[], model: Record
   const part = resourcePart(schema.typeName);
   const service = schema.typeName.split('::')[1]!.toLowerCase();
   if (/Arn$/i.test(name)) {
-    const fromTemplate = segments.length === 1 && schema.arnTemplate ? fillArnTemplate(schema.arnTemplate, model, scope) : undefined;
-    return fromTemplate ?? `arn:${partitionOf(scope.region)}:${service}:${scope.region}:${scope.account}:${part.toLowerCase()}/${identifierHint(model, schema) ?? hex(17)}`;
+    const fromTemplate =
+      segments.length === 1 && schema.arnTemplate
+        ? fillArnTemplate(schema.arnTemplate, model, scope)
+        : undefined;
+    return (
+      fromTemplate ??
+      `arn:${partitionOf(scope.region)}:${service}:${scope.region}:${scope.account}:${part.toLowerCase()}/${identifierHint(model, schema) ?? hex(17)}`
+    );
   }
   const prefix = ID_PREFIXES[name];
   if (prefix) return `${prefix}-${hex(17)}`;

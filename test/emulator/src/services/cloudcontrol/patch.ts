@@ -12,7 +12,10 @@ export class PatchError extends Error {}
 function segmentsOf(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw new PatchError(`invalid JSON pointer "${pointer}"`);
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -46,7 +49,8 @@ function add(doc: unknown, pointer: string, value: unknown): void {
   const { parent, key } = parentOf(doc, segments, pointer);
   if (Array.isArray(parent)) {
     const index = key === '-' ? parent.length : Number(key);
-    if (!Number.isInteger(index) || index < 0 || index > parent.length) throw new PatchError(`index "${key}" out of bounds in "${pointer}"`);
+    if (!Number.isInteger(index) || index < 0 || index > parent.length)
+      throw new PatchError(`index "${key}" out of bounds in "${pointer}"`);
     parent.splice(index, 0, value);
   } else parent[key] = value;
 }
@@ -56,7 +60,8 @@ function remove(doc: unknown, pointer: string): unknown {
   const { parent, key } = parentOf(doc, segments, pointer);
   if (Array.isArray(parent)) {
     const index = Number(key);
-    if (!Number.isInteger(index) || index < 0 || index >= parent.length) throw new PatchError(`path "${pointer}" does not exist`);
+    if (!Number.isInteger(index) || index < 0 || index >= parent.length)
+      throw new PatchError(`path "${pointer}" does not exist`);
     return parent.splice(index, 1)[0];
   }
   if (!(key in parent)) throw new PatchError(`path "${pointer}" does not exist`);
@@ -90,7 +95,8 @@ export function applyPatch<T>(document: T, operations: PatchOperation[]): T {
         add(doc, op.path, structuredClone(read(doc, op.from ?? '')));
         break;
       case 'test':
-        if (JSON.stringify(read(doc, op.path)) !== JSON.stringify(op.value)) throw new PatchError(`test failed at "${op.path}"`);
+        if (JSON.stringify(read(doc, op.path)) !== JSON.stringify(op.value))
+          throw new PatchError(`test failed at "${op.path}"`);
         break;
       default:
         throw new PatchError(`unknown operation "${String((op as { op: unknown }).op)}"`);

@@ -40,7 +40,9 @@ export class SchemaRegistry {
   private types(): Record<string, string> {
     if (!this.index) {
       try {
-        const parsed = JSON.parse(fs.readFileSync(path.join(this.dir, 'index.json'), 'utf8')) as { types?: Record<string, string> };
+        const parsed = JSON.parse(fs.readFileSync(path.join(this.dir, 'index.json'), 'utf8')) as {
+          types?: Record<string, string>;
+        };
         this.index = parsed.types ?? {};
       } catch {
         this.index = {};
@@ -75,7 +77,10 @@ export function defaultSchemasDir(): string {
     const manifest = path.join(dir, 'package.json');
     if (fs.existsSync(manifest)) {
       try {
-        if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === '@cdkd/aws-emulator') return path.resolve(dir, '../../schemas');
+        if (
+          (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === '@cdkd/aws-emulator'
+        )
+          return path.resolve(dir, '../../schemas');
       } catch {
         // keep looking
       }
@@ -87,7 +92,10 @@ export function defaultSchemasDir(): string {
 
 /** `/properties/A/B` → `['A', 'B']`. */
 export function pointerPath(pointer: string): string[] {
-  return pointer.replace(/^\/properties\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .replace(/^\/properties\//, '')
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** The value at a path in a model (`*` is not followed). */
@@ -111,7 +119,8 @@ export function setAt(model: Record<string, unknown>, segments: string[], value:
 
 export function deleteAt(model: Record<string, unknown>, segments: string[]): void {
   const parent = getAt(model, segments.slice(0, -1));
-  if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[segments[segments.length - 1]!];
+  if (parent && typeof parent === 'object')
+    delete (parent as Record<string, unknown>)[segments[segments.length - 1]!];
 }
 
 /** The schema of a property path (following $ref into definitions). */
@@ -120,7 +129,9 @@ export function schemaAt(root: ResourceSchema, segments: string[]): JsonSchema |
   for (const s of segments) {
     node = resolveRef(root, node);
     if (!node) return undefined;
-    if (s === '*') node = node.items ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
+    if (s === '*')
+      node =
+        node.items ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
     else node = node.properties?.[s];
   }
   return resolveRef(root, node);

@@ -6,7 +6,15 @@
 import { AwsError } from '../../core/errors';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/http';
 import { uuid } from '../../core/ids';
-import { jsonError, jsonFault, jsonInput, jsonOk, jsonTarget, missingAuthTokenException, type JsonProtocolOptions } from '../../core/json-protocol';
+import {
+  jsonError,
+  jsonFault,
+  jsonInput,
+  jsonOk,
+  jsonTarget,
+  missingAuthTokenException,
+  type JsonProtocolOptions,
+} from '../../core/json-protocol';
 import type { CallContext, RoutedCall, ServiceHandler } from '../../core/service';
 import { HandlerError, type ResourceAdapter, type StoredResource } from './adapters';
 import type { Scope } from './generate';
@@ -17,7 +25,8 @@ import { validateModel, validationMessage } from './validate';
 const PROTOCOL: JsonProtocolOptions = { version: '1.0', errorNamespace: 'com.amazonaws.cloudcontrolapi' };
 
 export type OperationName = 'CREATE' | 'UPDATE' | 'DELETE';
-export type OperationStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'CANCEL_IN_PROGRESS' | 'CANCEL_COMPLETE';
+export type OperationStatus =
+  'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'CANCEL_IN_PROGRESS' | 'CANCEL_COMPLETE';
 
 /** Per-type behaviour set through the control API (`*` is the default for every type). */
 export interface TypeSettings {
@@ -123,10 +132,16 @@ export class CloudControlService implements ServiceHandler {
   private schema(input: Input): ResourceSchema {
     const typeName = input.TypeName;
     if (typeof typeName !== 'string' || !typeName) {
-      throw new AwsError('ValidationException', "1 validation error detected: Value null at 'typeName' failed to satisfy constraint: Member must not be null");
+      throw new AwsError(
+        'ValidationException',
+        "1 validation error detected: Value null at 'typeName' failed to satisfy constraint: Member must not be null",
+      );
     }
     if (!/^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$/.test(typeName)) {
-      throw new AwsError('ValidationException', `1 validation error detected: Value '${typeName}' at 'typeName' failed to satisfy constraint: Member must satisfy regular expression pattern: [A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}`);
+      throw new AwsError(
+        'ValidationException',
+        `1 validation error detected: Value '${typeName}' at 'typeName' failed to satisfy constraint: Member must satisfy regular expression pattern: [A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}`,
+      );
     }
     const schema = this.schemas.get(typeName);
     if (!schema) throw new AwsError('TypeNotFoundException', `The type '${typeName}' cannot be found.`, 400);
@@ -135,14 +150,21 @@ export class CloudControlService implements ServiceHandler {
 
   private checkProvisionable(schema: ResourceSchema): void {
     if (this.store.settingsFor(schema.typeName).provisionable === false) {
-      throw new AwsError('UnsupportedActionException', `Resource type ${schema.typeName} does not support this action.`, 400);
+      throw new AwsError(
+        'UnsupportedActionException',
+        `Resource type ${schema.typeName} does not support this action.`,
+        400,
+      );
     }
   }
 
   private identifierInput(input: Input): string {
     const identifier = input.Identifier;
     if (typeof identifier !== 'string' || !identifier) {
-      throw new AwsError('ValidationException', "1 validation error detected: Value null at 'identifier' failed to satisfy constraint: Member must not be null");
+      throw new AwsError(
+        'ValidationException',
+        "1 validation error detected: Value null at 'identifier' failed to satisfy constraint: Member must not be null",
+      );
     }
     return identifier;
   }
@@ -189,7 +211,11 @@ export class CloudControlService implements ServiceHandler {
     if (!identifier) return;
     const r = this.store.inProgress.get(`${ctx.account}|${ctx.region}|${typeName}|${identifier}`);
     if (r && r.status === 'IN_PROGRESS') {
-      throw new AwsError('ConcurrentOperationException', `Another resource operation is currently being performed on this resource (request ${r.token}).`, 400);
+      throw new AwsError(
+        'ConcurrentOperationException',
+        `Another resource operation is currently being performed on this resource (request ${r.token}).`,
+        400,
+      );
     }
   }
 
@@ -197,7 +223,14 @@ export class CloudControlService implements ServiceHandler {
    * Starts a request: `work` runs when the type's latency has passed (at once
    * when it is zero) and decides SUCCESS or FAILED.
    */
-  private start(ctx: CallContext, input: Input, schema: ResourceSchema, operation: OperationName, identifier: string | undefined, work: () => StoredResource | undefined): ResourceRequest {
+  private start(
+    ctx: CallContext,
+    input: Input,
+    schema: ResourceSchema,
+    operation: OperationName,
+    identifier: string | undefined,
+    work: () => StoredResource | undefined,
+  ): ResourceRequest {
     const settings = this.store.settingsFor(schema.typeName);
     const latency = Math.max(0, settings.latencyMs ?? 0);
     const request: ResourceRequest = {
@@ -213,12 +246,16 @@ export class CloudControlService implements ServiceHandler {
       fingerprint: JSON.stringify({ operation, input }),
     };
     this.store.requests.set(request.token, request);
-    if (request.clientToken) this.store.byClientToken.set(`${request.account}|${request.region}|${request.clientToken}`, request);
-    const progressKey = identifier ? `${request.account}|${request.region}|${request.typeName}|${identifier}` : undefined;
+    if (request.clientToken)
+      this.store.byClientToken.set(`${request.account}|${request.region}|${request.clientToken}`, request);
+    const progressKey = identifier
+      ? `${request.account}|${request.region}|${request.typeName}|${identifier}`
+      : undefined;
     if (progressKey) this.store.inProgress.set(progressKey, request);
     const finish = () => {
       request.timer = undefined;
-      if (progressKey && this.store.inProgress.get(progressKey) === request) this.store.inProgress.delete(progressKey);
+      if (progressKey && this.store.inProgress.get(progressKey) === request)
+        this.store.inProgress.delete(progressKey);
       if (request.status !== 'IN_PROGRESS') return;
       const fail = this.injectedFailure(schema.typeName, operation);
       try {
@@ -253,7 +290,10 @@ export class CloudControlService implements ServiceHandler {
       if (failWith.count <= 0) return undefined;
       failWith.count--;
     }
-    return new HandlerError(failWith.errorCode, failWith.message ?? `Injected ${failWith.errorCode} for ${typeName} (${operation})`);
+    return new HandlerError(
+      failWith.errorCode,
+      failWith.message ?? `Injected ${failWith.errorCode} for ${typeName} (${operation})`,
+    );
   }
 
   private respond(request: ResourceRequest, accepted = false): unknown {
@@ -268,7 +308,10 @@ export class CloudControlService implements ServiceHandler {
     const replay = this.replayed(ctx, input, 'CREATE');
     if (replay) return this.respond(replay);
     if (typeof input.DesiredState !== 'string') {
-      throw new AwsError('ValidationException', "1 validation error detected: Value null at 'desiredState' failed to satisfy constraint: Member must not be null");
+      throw new AwsError(
+        'ValidationException',
+        "1 validation error detected: Value null at 'desiredState' failed to satisfy constraint: Member must not be null",
+      );
     }
     let desired: Record<string, unknown>;
     try {
@@ -276,14 +319,17 @@ export class CloudControlService implements ServiceHandler {
     } catch {
       throw new AwsError('InvalidRequestException', 'DesiredState is not a valid JSON document', 400);
     }
-    if (!desired || typeof desired !== 'object' || Array.isArray(desired)) throw new AwsError('InvalidRequestException', 'DesiredState must be a JSON object', 400);
+    if (!desired || typeof desired !== 'object' || Array.isArray(desired))
+      throw new AwsError('InvalidRequestException', 'DesiredState must be a JSON object', 400);
     // Cloud Control validates the desired state against the schema before accepting the request.
     checkModel(schema, desired, true);
     const knownIdentifier = identifierFromDesired(schema, desired);
     this.checkConcurrent(ctx, schema.typeName, knownIdentifier);
     const scope = this.scope(ctx);
     const adapter = this.adapterFor(schema.typeName);
-    const request = this.start(ctx, input, schema, 'CREATE', knownIdentifier, () => adapter.create(scope, schema, desired));
+    const request = this.start(ctx, input, schema, 'CREATE', knownIdentifier, () =>
+      adapter.create(scope, schema, desired),
+    );
     return this.respond(request, true);
   }
 
@@ -298,32 +344,64 @@ export class CloudControlService implements ServiceHandler {
       operations = JSON.parse(String(input.PatchDocument)) as PatchOperation[];
       if (!Array.isArray(operations)) throw new Error('not an array');
     } catch {
-      throw new AwsError('InvalidRequestException', 'PatchDocument is not a valid JSON Patch (RFC 6902) document', 400);
+      throw new AwsError(
+        'InvalidRequestException',
+        'PatchDocument is not a valid JSON Patch (RFC 6902) document',
+        400,
+      );
     }
     this.checkConcurrent(ctx, schema.typeName, identifier);
     const scope = this.scope(ctx);
     const adapter = this.adapterFor(schema.typeName);
     // The patch is applied to the current model and checked before the request is accepted.
     const current = adapter.read(scope, schema, identifier);
-    if (!current) throw new AwsError('ResourceNotFoundException', `Resource of type '${schema.typeName}' with identifier '${identifier}' was not found.`, 400);
-    const readOnly = new Set((schema.readOnlyProperties ?? []).map((p) => pointerPath(p)).filter((s) => s.length === 1).map((s) => s[0]!));
+    if (!current)
+      throw new AwsError(
+        'ResourceNotFoundException',
+        `Resource of type '${schema.typeName}' with identifier '${identifier}' was not found.`,
+        400,
+      );
+    const readOnly = new Set(
+      (schema.readOnlyProperties ?? [])
+        .map((p) => pointerPath(p))
+        .filter((s) => s.length === 1)
+        .map((s) => s[0]!),
+    );
     const before: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(current.model)) if (!readOnly.has(k)) before[k] = v;
-    const touchedReadOnly = [...new Set(operations.map((op) => String(op?.path ?? '').split('/')[1] ?? '').filter((top) => readOnly.has(top)))];
+    const touchedReadOnly = [
+      ...new Set(
+        operations.map((op) => String(op?.path ?? '').split('/')[1] ?? '').filter((top) => readOnly.has(top)),
+      ),
+    ];
     if (touchedReadOnly.length) {
-      throw new AwsError('NotUpdatableException', `Invalid patch update: readOnlyProperties [${touchedReadOnly.map((p) => `/properties/${p}`).join(', ')}] cannot be updated`, 400);
+      throw new AwsError(
+        'NotUpdatableException',
+        `Invalid patch update: readOnlyProperties [${touchedReadOnly.map((p) => `/properties/${p}`).join(', ')}] cannot be updated`,
+        400,
+      );
     }
     let after: Record<string, unknown>;
     try {
       after = applyPatch(before, operations);
     } catch (err) {
-      if (err instanceof PatchError) throw new AwsError('ValidationException', `Invalid patch update: ${err.message}`, 400);
+      if (err instanceof PatchError)
+        throw new AwsError('ValidationException', `Invalid patch update: ${err.message}`, 400);
       throw err;
     }
-    const changed = (schema.createOnlyProperties ?? []).filter((p) => JSON.stringify(getAt(before, pointerPath(p))) !== JSON.stringify(getAt(after, pointerPath(p))));
-    if (changed.length) throw new AwsError('NotUpdatableException', `Invalid patch update: createOnlyProperties [${changed.join(', ')}] cannot be updated`, 400);
+    const changed = (schema.createOnlyProperties ?? []).filter(
+      (p) => JSON.stringify(getAt(before, pointerPath(p))) !== JSON.stringify(getAt(after, pointerPath(p))),
+    );
+    if (changed.length)
+      throw new AwsError(
+        'NotUpdatableException',
+        `Invalid patch update: createOnlyProperties [${changed.join(', ')}] cannot be updated`,
+        400,
+      );
     checkModel(schema, after, false);
-    const request = this.start(ctx, input, schema, 'UPDATE', identifier, () => adapter.update(scope, schema, identifier, after));
+    const request = this.start(ctx, input, schema, 'UPDATE', identifier, () =>
+      adapter.update(scope, schema, identifier, after),
+    );
     return this.respond(request, true);
   }
 
@@ -348,23 +426,41 @@ export class CloudControlService implements ServiceHandler {
     this.checkProvisionable(schema);
     const identifier = this.identifierInput(input);
     const found = this.adapterFor(schema.typeName).read(this.scope(ctx), schema, identifier);
-    if (!found) throw new AwsError('ResourceNotFoundException', `Resource of type '${schema.typeName}' with identifier '${identifier}' was not found.`, 400);
-    return { TypeName: schema.typeName, ResourceDescription: { Identifier: found.identifier, Properties: JSON.stringify(found.model) } };
+    if (!found)
+      throw new AwsError(
+        'ResourceNotFoundException',
+        `Resource of type '${schema.typeName}' with identifier '${identifier}' was not found.`,
+        400,
+      );
+    return {
+      TypeName: schema.typeName,
+      ResourceDescription: { Identifier: found.identifier, Properties: JSON.stringify(found.model) },
+    };
   }
 
   private listResources(ctx: CallContext, input: Input): unknown {
     const schema = this.schema(input);
     this.checkProvisionable(schema);
     const max = typeof input.MaxResults === 'number' ? input.MaxResults : 100;
-    if (max < 1 || max > 100) throw new AwsError('ValidationException', "1 validation error detected: Value at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 100");
+    if (max < 1 || max > 100)
+      throw new AwsError(
+        'ValidationException',
+        "1 validation error detected: Value at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 100",
+      );
     const all = this.adapterFor(schema.typeName)
       .list(this.scope(ctx), schema)
       .sort((a, b) => (a.identifier < b.identifier ? -1 : 1));
-    const start = typeof input.NextToken === 'string' ? Number(Buffer.from(input.NextToken, 'base64').toString('utf8')) || 0 : 0;
+    const start =
+      typeof input.NextToken === 'string'
+        ? Number(Buffer.from(input.NextToken, 'base64').toString('utf8')) || 0
+        : 0;
     const page = all.slice(start, start + max);
     return {
       TypeName: schema.typeName,
-      ResourceDescriptions: page.map((r) => ({ Identifier: r.identifier, Properties: JSON.stringify(r.model) })),
+      ResourceDescriptions: page.map((r) => ({
+        Identifier: r.identifier,
+        Properties: JSON.stringify(r.model),
+      })),
       NextToken: start + max < all.length ? Buffer.from(String(start + max)).toString('base64') : undefined,
     };
   }
@@ -373,7 +469,11 @@ export class CloudControlService implements ServiceHandler {
     const token = input.RequestToken;
     const request = typeof token === 'string' ? this.store.requests.get(token) : undefined;
     if (!request || request.account !== ctx.account || request.region !== ctx.region) {
-      throw new AwsError('RequestTokenNotFoundException', `Request with token ${String(token)} was not found.`, 400);
+      throw new AwsError(
+        'RequestTokenNotFoundException',
+        `Request with token ${String(token)} was not found.`,
+        400,
+      );
     }
     return request;
   }
@@ -383,14 +483,25 @@ export class CloudControlService implements ServiceHandler {
   }
 
   private listResourceRequests(ctx: CallContext, input: Input): unknown {
-    const filter = (input.ResourceRequestStatusFilter ?? {}) as { Operations?: string[]; OperationStatuses?: string[] };
+    const filter = (input.ResourceRequestStatusFilter ?? {}) as {
+      Operations?: string[];
+      OperationStatuses?: string[];
+    };
     const max = typeof input.MaxResults === 'number' ? input.MaxResults : 100;
     const all = [...this.store.requests.values()]
       .filter((r) => r.account === ctx.account && r.region === ctx.region)
       .map((r) => this.progressEvent(r))
-      .filter((e) => (!filter.Operations?.length || filter.Operations.includes(e.Operation as string)) && (!filter.OperationStatuses?.length || filter.OperationStatuses.includes(e.OperationStatus as string)))
+      .filter(
+        (e) =>
+          (!filter.Operations?.length || filter.Operations.includes(e.Operation as string)) &&
+          (!filter.OperationStatuses?.length ||
+            filter.OperationStatuses.includes(e.OperationStatus as string)),
+      )
       .reverse();
-    const start = typeof input.NextToken === 'string' ? Number(Buffer.from(input.NextToken, 'base64').toString('utf8')) || 0 : 0;
+    const start =
+      typeof input.NextToken === 'string'
+        ? Number(Buffer.from(input.NextToken, 'base64').toString('utf8')) || 0
+        : 0;
     return {
       ResourceRequestStatusSummaries: all.slice(start, start + max),
       NextToken: start + max < all.length ? Buffer.from(String(start + max)).toString('base64') : undefined,
@@ -400,12 +511,19 @@ export class CloudControlService implements ServiceHandler {
   private cancelResourceRequest(ctx: CallContext, input: Input): unknown {
     const request = this.requestFor(ctx, input);
     if (request.status !== 'IN_PROGRESS') {
-      throw new AwsError('ConcurrentModificationException', `The resource request ${request.token} is ${request.status} and can no longer be canceled.`, 400);
+      throw new AwsError(
+        'ConcurrentModificationException',
+        `The resource request ${request.token} is ${request.status} and can no longer be canceled.`,
+        400,
+      );
     }
     if (request.timer) clearTimeout(request.timer);
     request.timer = undefined;
     request.status = 'CANCEL_COMPLETE';
-    if (request.identifier) this.store.inProgress.delete(`${request.account}|${request.region}|${request.typeName}|${request.identifier}`);
+    if (request.identifier)
+      this.store.inProgress.delete(
+        `${request.account}|${request.region}|${request.typeName}|${request.identifier}`,
+      );
     // The cancel answer reports the cancellation under way; later reads report it complete.
     return { ProgressEvent: { ...this.progressEvent(request), OperationStatus: 'CANCEL_IN_PROGRESS' } };
   }
@@ -424,7 +542,14 @@ function checkModel(schema: ResourceSchema, model: Record<string, unknown>, isCr
   const errors = validateModel(schema, model);
   if (errors.length) throw new AwsError('ValidationException', validationMessage(errors), 400);
   if (isCreate) {
-    const readOnly = (schema.readOnlyProperties ?? []).filter((p) => !p.includes('*') && getAt(model, pointerPath(p)) !== undefined);
-    if (readOnly.length) throw new AwsError('ValidationException', `Model validation failed (#: read-only properties [${readOnly.join(', ')}] cannot be set)`, 400);
+    const readOnly = (schema.readOnlyProperties ?? []).filter(
+      (p) => !p.includes('*') && getAt(model, pointerPath(p)) !== undefined,
+    );
+    if (readOnly.length)
+      throw new AwsError(
+        'ValidationException',
+        `Model validation failed (#: read-only properties [${readOnly.join(', ')}] cannot be set)`,
+        400,
+      );
   }
 }

@@ -45,7 +45,13 @@ function matchesType(type: string, value: unknown): boolean {
   }
 }
 
-function check(root: ResourceSchema, node: JsonSchema | undefined, value: unknown, at: string, errors: string[]): void {
+function check(
+  root: ResourceSchema,
+  node: JsonSchema | undefined,
+  value: unknown,
+  at: string,
+  errors: string[],
+): void {
   const schema = resolveRef(root, node);
   if (!schema) return;
   const alternatives = schema.anyOf ?? schema.oneOf;
@@ -61,7 +67,9 @@ function check(root: ResourceSchema, node: JsonSchema | undefined, value: unknow
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (!types.some((t) => matchesType(t, value))) {
-      errors.push(`${at}: expected type: ${types.map((t) => EXPECTED[t] ?? t).join(' or ')}, found: ${typeOf(value)}`);
+      errors.push(
+        `${at}: expected type: ${types.map((t) => EXPECTED[t] ?? t).join(' or ')}, found: ${typeOf(value)}`,
+      );
       return;
     }
   }
@@ -70,15 +78,19 @@ function check(root: ResourceSchema, node: JsonSchema | undefined, value: unknow
   }
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const obj = value as Record<string, unknown>;
-    for (const key of schema.required ?? []) if (!(key in obj)) errors.push(`${at}: required key [${key}] not found`);
+    for (const key of schema.required ?? [])
+      if (!(key in obj)) errors.push(`${at}: required key [${key}] not found`);
     for (const [key, child] of Object.entries(obj)) {
       const childSchema = schema.properties?.[key];
       if (childSchema) check(root, childSchema, child, `${at}/${key}`, errors);
-      else if (schema.additionalProperties === false && schema.properties) errors.push(`${at}: extraneous key [${key}] is not permitted`);
-      else if (typeof schema.additionalProperties === 'object') check(root, schema.additionalProperties, child, `${at}/${key}`, errors);
+      else if (schema.additionalProperties === false && schema.properties)
+        errors.push(`${at}: extraneous key [${key}] is not permitted`);
+      else if (typeof schema.additionalProperties === 'object')
+        check(root, schema.additionalProperties, child, `${at}/${key}`, errors);
     }
   }
-  if (Array.isArray(value) && schema.items) value.forEach((item, i) => check(root, schema.items, item, `${at}/${i}`, errors));
+  if (Array.isArray(value) && schema.items)
+    value.forEach((item, i) => check(root, schema.items, item, `${at}/${i}`, errors));
 }
 
 /** Schema violations of a model, empty when it is valid. */

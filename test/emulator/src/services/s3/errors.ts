@@ -2,13 +2,19 @@
 import { AwsError } from '../../core/errors';
 
 export const s3Errors = {
-  noSuchBucket: (bucket: string) => new AwsError('NoSuchBucket', 'The specified bucket does not exist', 404, { BucketName: bucket }),
+  noSuchBucket: (bucket: string) =>
+    new AwsError('NoSuchBucket', 'The specified bucket does not exist', 404, { BucketName: bucket }),
   noSuchKey: (key: string, headers: Record<string, string> = {}) =>
     new AwsError('NoSuchKey', 'The specified key does not exist.', 404, { Key: key }, headers),
   noSuchVersion: (key: string, versionId: string) =>
-    new AwsError('NoSuchVersion', 'The specified version does not exist.', 404, { Key: key, VersionId: versionId }),
+    new AwsError('NoSuchVersion', 'The specified version does not exist.', 404, {
+      Key: key,
+      VersionId: versionId,
+    }),
   preconditionFailed: (condition: string) =>
-    new AwsError('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', 412, { Condition: condition }),
+    new AwsError('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', 412, {
+      Condition: condition,
+    }),
   conditionalConflict: () =>
     new AwsError(
       'ConditionalRequestConflict',
@@ -17,14 +23,34 @@ export const s3Errors = {
     ),
   accessDenied: (message = 'Access Denied') => new AwsError('AccessDenied', message, 403),
   malformedXml: () =>
-    new AwsError('MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema', 400),
+    new AwsError(
+      'MalformedXML',
+      'The XML you provided was not well-formed or did not validate against our published schema',
+      400,
+    ),
   invalidArgument: (message: string, name?: string, value?: string) =>
-    new AwsError('InvalidArgument', message, 400, name ? { ArgumentName: name, ArgumentValue: value ?? '' } : {}),
+    new AwsError(
+      'InvalidArgument',
+      message,
+      400,
+      name ? { ArgumentName: name, ArgumentValue: value ?? '' } : {},
+    ),
   invalidRequest: (message: string) => new AwsError('InvalidRequest', message, 400),
   notImplemented: (header?: string) =>
-    new AwsError('NotImplemented', 'A header you provided implies functionality that is not implemented', 501, header ? { Header: header } : {}),
+    new AwsError(
+      'NotImplemented',
+      'A header you provided implies functionality that is not implemented',
+      501,
+      header ? { Header: header } : {},
+    ),
   methodNotAllowed: (method: string, resourceType: string, headers: Record<string, string> = {}) =>
-    new AwsError('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405, { Method: method, ResourceType: resourceType }, headers),
+    new AwsError(
+      'MethodNotAllowed',
+      'The specified method is not allowed against this resource.',
+      405,
+      { Method: method, ResourceType: resourceType },
+      headers,
+    ),
   noSuchUpload: (uploadId: string) =>
     new AwsError(
       'NoSuchUpload',

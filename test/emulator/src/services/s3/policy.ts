@@ -28,7 +28,12 @@ function actionMatches(actions: string | string[] | undefined, action: string): 
 }
 
 /** `allow`, `deny` or `none` for a caller and an IAM action under a bucket policy. */
-export function evaluatePolicy(policy: string | undefined, account: string, arn: string, action: string): 'allow' | 'deny' | 'none' {
+export function evaluatePolicy(
+  policy: string | undefined,
+  account: string,
+  arn: string,
+  action: string,
+): 'allow' | 'deny' | 'none' {
   if (!policy) return 'none';
   let statements: Statement[];
   try {

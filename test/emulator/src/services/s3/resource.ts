@@ -3,7 +3,15 @@ import { DEFAULT_PUBLIC_ACCESS_BLOCK, type Bucket } from './store';
 
 /** Region-specific website endpoint separator, as AWS documents it. */
 const DASH_WEBSITE_REGIONS = new Set([
-  'us-east-1', 'us-west-1', 'us-west-2', 'ap-southeast-1', 'ap-southeast-2', 'ap-northeast-1', 'eu-west-1', 'sa-east-1', 'us-gov-west-1',
+  'us-east-1',
+  'us-west-1',
+  'us-west-2',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ap-northeast-1',
+  'eu-west-1',
+  'sa-east-1',
+  'us-gov-west-1',
 ]);
 
 /** The bucket's CloudFormation properties, read-only attributes included. */
@@ -21,7 +29,10 @@ export function bucketProperties(bucket: Bucket): Record<string, unknown> {
   if (bucket.versioning) props.VersioningConfiguration = { Status: bucket.versioning };
   props.BucketEncryption = {
     ServerSideEncryptionConfiguration: bucket.encryption.map((rule) => ({
-      ServerSideEncryptionByDefault: { SSEAlgorithm: rule.SSEAlgorithm, ...(rule.KMSMasterKeyID ? { KMSMasterKeyID: rule.KMSMasterKeyID } : {}) },
+      ServerSideEncryptionByDefault: {
+        SSEAlgorithm: rule.SSEAlgorithm,
+        ...(rule.KMSMasterKeyID ? { KMSMasterKeyID: rule.KMSMasterKeyID } : {}),
+      },
       BucketKeyEnabled: rule.BucketKeyEnabled ?? false,
     })),
   };
@@ -33,7 +44,15 @@ export function bucketProperties(bucket: Bucket): Record<string, unknown> {
 /** Applies writable CloudFormation properties to a bucket (create or update). */
 export function applyBucketProperties(bucket: Bucket, props: Record<string, unknown>): void {
   const extra: Record<string, unknown> = {};
-  const derived = new Set(['BucketName', 'Arn', 'DomainName', 'RegionalDomainName', 'DualStackDomainName', 'WebsiteURL', 'MetadataTableConfiguration']);
+  const derived = new Set([
+    'BucketName',
+    'Arn',
+    'DomainName',
+    'RegionalDomainName',
+    'DualStackDomainName',
+    'WebsiteURL',
+    'MetadataTableConfiguration',
+  ]);
   for (const [name, value] of Object.entries(props)) {
     if (derived.has(name)) continue;
     switch (name) {
@@ -43,10 +62,19 @@ export function applyBucketProperties(bucket: Bucket, props: Record<string, unkn
         break;
       }
       case 'BucketEncryption': {
-        const rules = (value as { ServerSideEncryptionConfiguration?: Array<Record<string, unknown>> }).ServerSideEncryptionConfiguration ?? [];
+        const rules =
+          (value as { ServerSideEncryptionConfiguration?: Array<Record<string, unknown>> })
+            .ServerSideEncryptionConfiguration ?? [];
         bucket.encryption = rules.map((rule) => {
-          const d = (rule.ServerSideEncryptionByDefault ?? {}) as { SSEAlgorithm?: string; KMSMasterKeyID?: string };
-          return { SSEAlgorithm: d.SSEAlgorithm ?? 'AES256', KMSMasterKeyID: d.KMSMasterKeyID, BucketKeyEnabled: rule.BucketKeyEnabled === true };
+          const d = (rule.ServerSideEncryptionByDefault ?? {}) as {
+            SSEAlgorithm?: string;
+            KMSMasterKeyID?: string;
+          };
+          return {
+            SSEAlgorithm: d.SSEAlgorithm ?? 'AES256',
+            KMSMasterKeyID: d.KMSMasterKeyID,
+            BucketKeyEnabled: rule.BucketKeyEnabled === true,
+          };
         });
         break;
       }
@@ -61,12 +89,15 @@ export function applyBucketProperties(bucket: Bucket, props: Record<string, unkn
         break;
       }
       case 'Tags':
-        bucket.tags = Array.isArray(value) ? (value as Array<{ Key: string; Value: string }>).map((t) => ({ Key: t.Key, Value: t.Value })) : undefined;
+        bucket.tags = Array.isArray(value)
+          ? (value as Array<{ Key: string; Value: string }>).map((t) => ({ Key: t.Key, Value: t.Value }))
+          : undefined;
         break;
       default:
         extra[name] = value;
     }
   }
-  if (!('PublicAccessBlockConfiguration' in props) && !bucket.publicAccessBlock) bucket.publicAccessBlock = { ...DEFAULT_PUBLIC_ACCESS_BLOCK };
+  if (!('PublicAccessBlockConfiguration' in props) && !bucket.publicAccessBlock)
+    bucket.publicAccessBlock = { ...DEFAULT_PUBLIC_ACCESS_BLOCK };
   bucket.extraProperties = extra;
 }

@@ -27,13 +27,33 @@ import {
 
 const S3_NS = 'http://s3.amazonaws.com/doc/2006-03-01/';
 const MIN_PART_SIZE = 5 * 1024 * 1024;
-const SYSTEM_HEADERS = ['cache-control', 'content-disposition', 'content-encoding', 'content-language', 'expires'];
+const SYSTEM_HEADERS = [
+  'cache-control',
+  'content-disposition',
+  'content-encoding',
+  'content-language',
+  'expires',
+];
 const CHECKSUM_ALGORITHMS = ['crc32', 'crc32c', 'crc64nvme', 'sha1', 'sha256'];
 
 /** Bucket-level subresources S3 has but the emulator does not model. */
 const UNMODELLED_BUCKET_SUBRESOURCES = [
-  'acl', 'cors', 'lifecycle', 'logging', 'notification', 'ownershipControls', 'replication', 'website',
-  'accelerate', 'analytics', 'inventory', 'metrics', 'intelligent-tiering', 'object-lock', 'requestPayment', 'policyStatus',
+  'acl',
+  'cors',
+  'lifecycle',
+  'logging',
+  'notification',
+  'ownershipControls',
+  'replication',
+  'website',
+  'accelerate',
+  'analytics',
+  'inventory',
+  'metrics',
+  'intelligent-tiering',
+  'object-lock',
+  'requestPayment',
+  'policyStatus',
 ];
 
 interface Target {
@@ -76,7 +96,14 @@ export class S3Service implements ServiceHandler {
     return {
       status: err.status,
       headers,
-      body: xmlDocument('Error', { Code: err.code, Message: err.message, ...err.extra, Resource: resource, RequestId: requestId, HostId: headers['x-amz-id-2'] }),
+      body: xmlDocument('Error', {
+        Code: err.code,
+        Message: err.message,
+        ...err.extra,
+        Resource: resource,
+        RequestId: requestId,
+        HostId: headers['x-amz-id-2'],
+      }),
     };
   }
 
@@ -102,32 +129,41 @@ export class S3Service implements ServiceHandler {
     }
     if (target.key === undefined) {
       if (m === 'GET') {
-        if (q.has('versioning')) return { operation: 'GetBucketVersioning', handler: this.getBucketVersioning };
-        if (q.has('encryption')) return { operation: 'GetBucketEncryption', handler: this.getBucketEncryption };
+        if (q.has('versioning'))
+          return { operation: 'GetBucketVersioning', handler: this.getBucketVersioning };
+        if (q.has('encryption'))
+          return { operation: 'GetBucketEncryption', handler: this.getBucketEncryption };
         if (q.has('policy')) return { operation: 'GetBucketPolicy', handler: this.getBucketPolicy };
-        if (q.has('publicAccessBlock')) return { operation: 'GetPublicAccessBlock', handler: this.getPublicAccessBlock };
+        if (q.has('publicAccessBlock'))
+          return { operation: 'GetPublicAccessBlock', handler: this.getPublicAccessBlock };
         if (q.has('tagging')) return { operation: 'GetBucketTagging', handler: this.getBucketTagging };
         if (q.has('location')) return { operation: 'GetBucketLocation', handler: this.getBucketLocation };
         if (q.has('versions')) return { operation: 'ListObjectVersions', handler: this.listObjectVersions };
-        if (q.has('uploads')) return { operation: 'ListMultipartUploads', handler: this.listMultipartUploads };
+        if (q.has('uploads'))
+          return { operation: 'ListMultipartUploads', handler: this.listMultipartUploads };
         this.refuseUnmodelled(q);
         if (q.get('list-type') === '2') return { operation: 'ListObjectsV2', handler: this.listObjectsV2 };
         return { operation: 'ListObjects', handler: this.listObjectsV1 };
       }
       if (m === 'PUT') {
-        if (q.has('versioning')) return { operation: 'PutBucketVersioning', handler: this.putBucketVersioning };
-        if (q.has('encryption')) return { operation: 'PutBucketEncryption', handler: this.putBucketEncryption };
+        if (q.has('versioning'))
+          return { operation: 'PutBucketVersioning', handler: this.putBucketVersioning };
+        if (q.has('encryption'))
+          return { operation: 'PutBucketEncryption', handler: this.putBucketEncryption };
         if (q.has('policy')) return { operation: 'PutBucketPolicy', handler: this.putBucketPolicy };
-        if (q.has('publicAccessBlock')) return { operation: 'PutPublicAccessBlock', handler: this.putPublicAccessBlock };
+        if (q.has('publicAccessBlock'))
+          return { operation: 'PutPublicAccessBlock', handler: this.putPublicAccessBlock };
         if (q.has('tagging')) return { operation: 'PutBucketTagging', handler: this.putBucketTagging };
         this.refuseUnmodelled(q);
         return { operation: 'CreateBucket', handler: this.createBucket };
       }
       if (m === 'HEAD') return { operation: 'HeadBucket', handler: this.headBucket };
       if (m === 'DELETE') {
-        if (q.has('encryption')) return { operation: 'DeleteBucketEncryption', handler: this.deleteBucketEncryption };
+        if (q.has('encryption'))
+          return { operation: 'DeleteBucketEncryption', handler: this.deleteBucketEncryption };
         if (q.has('policy')) return { operation: 'DeleteBucketPolicy', handler: this.deleteBucketPolicy };
-        if (q.has('publicAccessBlock')) return { operation: 'DeletePublicAccessBlock', handler: this.deletePublicAccessBlock };
+        if (q.has('publicAccessBlock'))
+          return { operation: 'DeletePublicAccessBlock', handler: this.deletePublicAccessBlock };
         if (q.has('tagging')) return { operation: 'DeleteBucketTagging', handler: this.deleteBucketTagging };
         this.refuseUnmodelled(q);
         return { operation: 'DeleteBucket', handler: this.deleteBucket };
@@ -137,7 +173,8 @@ export class S3Service implements ServiceHandler {
     }
     if (m === 'PUT') {
       if (q.has('uploadId') && q.has('partNumber')) {
-        if (header(req, 'x-amz-copy-source')) return { operation: 'UploadPartCopy', handler: this.uploadPartCopy };
+        if (header(req, 'x-amz-copy-source'))
+          return { operation: 'UploadPartCopy', handler: this.uploadPartCopy };
         return { operation: 'UploadPart', handler: this.uploadPart };
       }
       if (q.has('tagging')) return { operation: 'PutObjectTagging', handler: this.putObjectTagging };
@@ -156,8 +193,10 @@ export class S3Service implements ServiceHandler {
       return { operation: 'DeleteObject', handler: this.deleteObject };
     }
     if (m === 'POST') {
-      if (q.has('uploads')) return { operation: 'CreateMultipartUpload', handler: this.createMultipartUpload };
-      if (q.has('uploadId')) return { operation: 'CompleteMultipartUpload', handler: this.completeMultipartUpload };
+      if (q.has('uploads'))
+        return { operation: 'CreateMultipartUpload', handler: this.createMultipartUpload };
+      if (q.has('uploadId'))
+        return { operation: 'CompleteMultipartUpload', handler: this.completeMultipartUpload };
     }
     throw s3Errors.methodNotAllowed(m, 'OBJECT');
   }
@@ -175,7 +214,8 @@ export class S3Service implements ServiceHandler {
     const bucket = this.store.buckets.get(name);
     if (!bucket) throw s3Errors.noSuchBucket(name);
     const decision = evaluatePolicy(bucket.policy, ctx.account, ctx.callerArn, action);
-    if (decision === 'deny' || (bucket.account !== ctx.account && decision !== 'allow')) throw s3Errors.accessDenied();
+    if (decision === 'deny' || (bucket.account !== ctx.account && decision !== 'allow'))
+      throw s3Errors.accessDenied();
     if (checkRegion && bucket.region !== ctx.region) {
       throw new AwsError(
         'PermanentRedirect',
@@ -196,14 +236,21 @@ export class S3Service implements ServiceHandler {
     const max = clampInt(req.query.get('max-buckets'), 10000, 1, 10000);
     const after = req.query.get('continuation-token') ?? '';
     const owned = [...this.store.buckets.values()]
-      .filter((b) => b.account === ctx.account && b.name.startsWith(prefix) && (!regionFilter || b.region === regionFilter))
+      .filter(
+        (b) =>
+          b.account === ctx.account &&
+          b.name.startsWith(prefix) &&
+          (!regionFilter || b.region === regionFilter),
+      )
       .sort((a, b) => compareKeys(a.name, b.name))
       .filter((b) => !after || b.name > after);
     const page = owned.slice(0, max);
     const truncated = owned.length > page.length;
     return this.xml(200, 'ListAllMyBucketsResult', {
       Owner: owner(ctx.account),
-      Buckets: { Bucket: page.map((b) => ({ Name: b.name, CreationDate: b.creationDate, BucketRegion: b.region })) },
+      Buckets: {
+        Bucket: page.map((b) => ({ Name: b.name, CreationDate: b.creationDate, BucketRegion: b.region })),
+      },
       ContinuationToken: truncated ? page[page.length - 1]!.name : undefined,
       Prefix: req.query.has('prefix') ? prefix : undefined,
     });
@@ -220,23 +267,43 @@ export class S3Service implements ServiceHandler {
       constraint = typeof config?.LocationConstraint === 'string' ? config.LocationConstraint : '';
     }
     if (constraint === 'us-east-1') {
-      throw new AwsError('InvalidLocationConstraint', 'The specified location-constraint is not valid', 400, { LocationConstraint: constraint });
+      throw new AwsError('InvalidLocationConstraint', 'The specified location-constraint is not valid', 400, {
+        LocationConstraint: constraint,
+      });
     }
     const region = constraint || 'us-east-1';
     if (region !== ctx.region) {
       if (!constraint) {
-        throw new AwsError('IllegalLocationConstraintException', 'The unspecified location constraint is incompatible for the region specific endpoint this request was sent to.', 400);
+        throw new AwsError(
+          'IllegalLocationConstraintException',
+          'The unspecified location constraint is incompatible for the region specific endpoint this request was sent to.',
+          400,
+        );
       }
-      throw new AwsError('IllegalLocationConstraintException', `The ${constraint} location constraint is incompatible for the region specific endpoint this request was sent to.`, 400);
+      throw new AwsError(
+        'IllegalLocationConstraintException',
+        `The ${constraint} location constraint is incompatible for the region specific endpoint this request was sent to.`,
+        400,
+      );
     }
     const existing = this.store.buckets.get(name);
     if (existing) {
       if (existing.account !== ctx.account) {
-        throw new AwsError('BucketAlreadyExists', 'The requested bucket name is not available. The bucket namespace is shared by all users of the system. Please select a different name and try again.', 409, { BucketName: name });
+        throw new AwsError(
+          'BucketAlreadyExists',
+          'The requested bucket name is not available. The bucket namespace is shared by all users of the system. Please select a different name and try again.',
+          409,
+          { BucketName: name },
+        );
       }
       // Legacy behaviour of us-east-1: re-creating your own bucket there succeeds.
       if (!(existing.region === 'us-east-1' && ctx.region === 'us-east-1')) {
-        throw new AwsError('BucketAlreadyOwnedByYou', 'Your previous request to create the named bucket succeeded and you already own it.', 409, { BucketName: name });
+        throw new AwsError(
+          'BucketAlreadyOwnedByYou',
+          'Your previous request to create the named bucket succeeded and you already own it.',
+          409,
+          { BucketName: name },
+        );
       }
     } else {
       this.store.createBucket(name, ctx.account, region);
@@ -246,11 +313,14 @@ export class S3Service implements ServiceHandler {
 
   private headBucket(ctx: CallContext, _req: EmulatorRequest, target: Target): EmulatorResponse {
     const bucket = this.store.buckets.get(target.bucket!);
-    if (bucket && bucket.region !== ctx.region && (bucket.account === ctx.account)) {
+    if (bucket && bucket.region !== ctx.region && bucket.account === ctx.account) {
       return { status: 301, headers: { 'x-amz-bucket-region': bucket.region } };
     }
     const found = this.bucketFor(ctx, target.bucket!, 's3:ListBucket');
-    return { status: 200, headers: { 'x-amz-bucket-region': found.region, 'x-amz-access-point-alias': 'false' } };
+    return {
+      status: 200,
+      headers: { 'x-amz-bucket-region': found.region, 'x-amz-access-point-alias': 'false' },
+    };
   }
 
   private getBucketLocation(ctx: CallContext, _req: EmulatorRequest, target: Target): EmulatorResponse {
@@ -261,7 +331,9 @@ export class S3Service implements ServiceHandler {
   private deleteBucket(ctx: CallContext, _req: EmulatorRequest, target: Target): EmulatorResponse {
     const bucket = this.bucketFor(ctx, target.bucket!, 's3:DeleteBucket');
     if (bucket.objects.size > 0) {
-      throw new AwsError('BucketNotEmpty', 'The bucket you tried to delete is not empty', 409, { BucketName: bucket.name });
+      throw new AwsError('BucketNotEmpty', 'The bucket you tried to delete is not empty', 409, {
+        BucketName: bucket.name,
+      });
     }
     this.store.buckets.delete(bucket.name);
     return { status: 204 };
@@ -286,7 +358,10 @@ export class S3Service implements ServiceHandler {
     const bucket = this.bucketFor(ctx, target.bucket!, 's3:GetEncryptionConfiguration');
     return this.xml(200, 'ServerSideEncryptionConfiguration', {
       Rule: bucket.encryption.map((r) => ({
-        ApplyServerSideEncryptionByDefault: { SSEAlgorithm: r.SSEAlgorithm, KMSMasterKeyID: r.KMSMasterKeyID },
+        ApplyServerSideEncryptionByDefault: {
+          SSEAlgorithm: r.SSEAlgorithm,
+          KMSMasterKeyID: r.KMSMasterKeyID,
+        },
         BucketKeyEnabled: r.BucketKeyEnabled ?? false,
       })),
     });
@@ -294,16 +369,25 @@ export class S3Service implements ServiceHandler {
 
   private putBucketEncryption(ctx: CallContext, req: EmulatorRequest, target: Target): EmulatorResponse {
     const bucket = this.bucketFor(ctx, target.bucket!, 's3:PutEncryptionConfiguration');
-    const config = parseXml(req.body)?.ServerSideEncryptionConfiguration as Record<string, unknown> | undefined;
+    const config = parseXml(req.body)?.ServerSideEncryptionConfiguration as
+      Record<string, unknown> | undefined;
     const rules = config?.Rule as Array<Record<string, unknown>> | undefined;
     if (!rules?.length) throw s3Errors.malformedXml();
     const parsed: EncryptionRule[] = rules.map((rule) => {
       const d = rule.ApplyServerSideEncryptionByDefault as Record<string, string> | undefined;
-      if (!d?.SSEAlgorithm || !['AES256', 'aws:kms', 'aws:kms:dsse'].includes(d.SSEAlgorithm)) throw s3Errors.malformedXml();
+      if (!d?.SSEAlgorithm || !['AES256', 'aws:kms', 'aws:kms:dsse'].includes(d.SSEAlgorithm))
+        throw s3Errors.malformedXml();
       if (d.KMSMasterKeyID && d.SSEAlgorithm === 'AES256') {
-        throw s3Errors.invalidArgument('a KMSMasterKeyID is not applicable if the default sse algorithm is not aws:kms or aws:kms:dsse', 'ApplyServerSideEncryptionByDefault');
+        throw s3Errors.invalidArgument(
+          'a KMSMasterKeyID is not applicable if the default sse algorithm is not aws:kms or aws:kms:dsse',
+          'ApplyServerSideEncryptionByDefault',
+        );
       }
-      return { SSEAlgorithm: d.SSEAlgorithm, KMSMasterKeyID: d.KMSMasterKeyID, BucketKeyEnabled: rule.BucketKeyEnabled === 'true' };
+      return {
+        SSEAlgorithm: d.SSEAlgorithm,
+        KMSMasterKeyID: d.KMSMasterKeyID,
+        BucketKeyEnabled: rule.BucketKeyEnabled === 'true',
+      };
     });
     bucket.encryption = parsed;
     return { status: 200 };
@@ -318,7 +402,10 @@ export class S3Service implements ServiceHandler {
 
   private getBucketPolicy(ctx: CallContext, _req: EmulatorRequest, target: Target): EmulatorResponse {
     const bucket = this.bucketFor(ctx, target.bucket!, 's3:GetBucketPolicy');
-    if (!bucket.policy) throw new AwsError('NoSuchBucketPolicy', 'The bucket policy does not exist', 404, { BucketName: bucket.name });
+    if (!bucket.policy)
+      throw new AwsError('NoSuchBucketPolicy', 'The bucket policy does not exist', 404, {
+        BucketName: bucket.name,
+      });
     return { status: 200, headers: { 'content-type': 'application/json' }, body: bucket.policy };
   }
 
@@ -329,11 +416,22 @@ export class S3Service implements ServiceHandler {
     try {
       doc = JSON.parse(text);
     } catch {
-      throw new AwsError('MalformedPolicy', "Policies must be valid JSON and the first byte must be '{'", 400);
+      throw new AwsError(
+        'MalformedPolicy',
+        "Policies must be valid JSON and the first byte must be '{'",
+        400,
+      );
     }
-    if (!doc || typeof doc !== 'object' || !('Statement' in doc)) throw new AwsError('MalformedPolicy', 'Missing required field Statement', 400);
-    if (bucket.publicAccessBlock?.BlockPublicPolicy && /"Principal"\s*:\s*("\*"|\{\s*"AWS"\s*:\s*"\*"\s*\})/.test(text) && /"Effect"\s*:\s*"Allow"/.test(text)) {
-      throw s3Errors.accessDenied('User is not authorized to perform: s3:PutBucketPolicy on resource because public policies are blocked by the BlockPublicPolicy block public access setting.');
+    if (!doc || typeof doc !== 'object' || !('Statement' in doc))
+      throw new AwsError('MalformedPolicy', 'Missing required field Statement', 400);
+    if (
+      bucket.publicAccessBlock?.BlockPublicPolicy &&
+      /"Principal"\s*:\s*("\*"|\{\s*"AWS"\s*:\s*"\*"\s*\})/.test(text) &&
+      /"Effect"\s*:\s*"Allow"/.test(text)
+    ) {
+      throw s3Errors.accessDenied(
+        'User is not authorized to perform: s3:PutBucketPolicy on resource because public policies are blocked by the BlockPublicPolicy block public access setting.',
+      );
     }
     bucket.policy = text;
     return { status: 204 };
@@ -348,7 +446,12 @@ export class S3Service implements ServiceHandler {
   private getPublicAccessBlock(ctx: CallContext, _req: EmulatorRequest, target: Target): EmulatorResponse {
     const bucket = this.bucketFor(ctx, target.bucket!, 's3:GetBucketPublicAccessBlock');
     if (!bucket.publicAccessBlock) {
-      throw new AwsError('NoSuchPublicAccessBlockConfiguration', 'The public access block configuration was not found', 404, { BucketName: bucket.name });
+      throw new AwsError(
+        'NoSuchPublicAccessBlockConfiguration',
+        'The public access block configuration was not found',
+        404,
+        { BucketName: bucket.name },
+      );
     }
     return this.xml(200, 'PublicAccessBlockConfiguration', { ...bucket.publicAccessBlock });
   }
@@ -375,7 +478,8 @@ export class S3Service implements ServiceHandler {
 
   private getBucketTagging(ctx: CallContext, _req: EmulatorRequest, target: Target): EmulatorResponse {
     const bucket = this.bucketFor(ctx, target.bucket!, 's3:GetBucketTagging');
-    if (!bucket.tags) throw new AwsError('NoSuchTagSet', 'The TagSet does not exist', 404, { BucketName: bucket.name });
+    if (!bucket.tags)
+      throw new AwsError('NoSuchTagSet', 'The TagSet does not exist', 404, { BucketName: bucket.name });
     return this.xml(200, 'Tagging', { TagSet: { Tag: bucket.tags } });
   }
 
@@ -403,7 +507,12 @@ export class S3Service implements ServiceHandler {
     let marker = q.get('start-after') ?? '';
     if (token !== null) {
       const decoded = decodeToken(token);
-      if (decoded === undefined) throw s3Errors.invalidArgument('The continuation token provided is incorrect', 'continuation-token', token);
+      if (decoded === undefined)
+        throw s3Errors.invalidArgument(
+          'The continuation token provided is incorrect',
+          'continuation-token',
+          token,
+        );
       marker = decoded;
     }
     const encode = q.get('encoding-type') === 'url';
@@ -457,7 +566,11 @@ export class S3Service implements ServiceHandler {
     const keyMarker = q.get('key-marker') ?? '';
     const versionIdMarker = q.get('version-id-marker') ?? '';
     if (versionIdMarker && !keyMarker) {
-      throw s3Errors.invalidArgument('A version-id marker cannot be specified without a key marker.', 'version-id-marker', versionIdMarker);
+      throw s3Errors.invalidArgument(
+        'A version-id marker cannot be specified without a key marker.',
+        'version-id-marker',
+        versionIdMarker,
+      );
     }
     const encode = q.get('encoding-type') === 'url';
     const items: Array<[string, XmlValue]> = [];
@@ -492,7 +605,12 @@ export class S3Service implements ServiceHandler {
       let start = 0;
       if (keyMarker && key === keyMarker && versionIdMarker) {
         const at = versions.findIndex((v) => v.versionId === versionIdMarker);
-        if (at < 0) throw s3Errors.invalidArgument('Invalid version id specified', 'version-id-marker', versionIdMarker);
+        if (at < 0)
+          throw s3Errors.invalidArgument(
+            'Invalid version id specified',
+            'version-id-marker',
+            versionIdMarker,
+          );
         start = at + 1;
       }
       for (let i = start; i < versions.length; i++) {
@@ -502,7 +620,13 @@ export class S3Service implements ServiceHandler {
         }
         const v = versions[i]!;
         const entry: XmlObject = v.deleteMarker
-          ? { Owner: owner(bucket.account), Key: encodeKey(v.key, encode), VersionId: v.versionId, IsLatest: i === 0, LastModified: v.lastModified }
+          ? {
+              Owner: owner(bucket.account),
+              Key: encodeKey(v.key, encode),
+              VersionId: v.versionId,
+              IsLatest: i === 0,
+              LastModified: v.lastModified,
+            }
           : {
               ETag: v.etag,
               Size: v.body.length,
@@ -561,7 +685,10 @@ export class S3Service implements ServiceHandler {
       storageClass: header(req, 'x-amz-storage-class') ?? 'STANDARD',
       tags: parseTaggingHeader(header(req, 'x-amz-tagging')),
     });
-    const headers: Record<string, string> = { etag: version.etag, 'x-amz-server-side-encryption': encryptionOf(bucket) };
+    const headers: Record<string, string> = {
+      etag: version.etag,
+      'x-amz-server-side-encryption': encryptionOf(bucket),
+    };
     if (bucket.versioning) headers['x-amz-version-id'] = version.versionId;
     if (checksum) {
       headers[`x-amz-checksum-${checksum.algorithm.toLowerCase()}`] = checksum.value;
@@ -597,7 +724,12 @@ export class S3Service implements ServiceHandler {
     return this.readObject(ctx, req, target, false);
   }
 
-  private readObject(ctx: CallContext, req: EmulatorRequest, target: Target, withBody: boolean): EmulatorResponse {
+  private readObject(
+    ctx: CallContext,
+    req: EmulatorRequest,
+    target: Target,
+    withBody: boolean,
+  ): EmulatorResponse {
     const versionId = req.query.get('versionId');
     const bucket = this.bucketFor(ctx, target.bucket!, versionId ? 's3:GetObjectVersion' : 's3:GetObject');
     const key = target.key!;
@@ -611,12 +743,20 @@ export class S3Service implements ServiceHandler {
         throw s3Errors.noSuchVersion(key, versionId);
       }
       if (object.deleteMarker) {
-        throw s3Errors.methodNotAllowed(req.method, 'DeleteMarker', { 'x-amz-delete-marker': 'true', 'x-amz-version-id': versionId, 'last-modified': object.lastModified.toUTCString() });
+        throw s3Errors.methodNotAllowed(req.method, 'DeleteMarker', {
+          'x-amz-delete-marker': 'true',
+          'x-amz-version-id': versionId,
+          'last-modified': object.lastModified.toUTCString(),
+        });
       }
     } else {
       const current = currentVersion(bucket, key);
       if (!current) throw s3Errors.noSuchKey(key);
-      if (current.deleteMarker) throw s3Errors.noSuchKey(key, { 'x-amz-delete-marker': 'true', 'x-amz-version-id': current.versionId });
+      if (current.deleteMarker)
+        throw s3Errors.noSuchKey(key, {
+          'x-amz-delete-marker': 'true',
+          'x-amz-version-id': current.versionId,
+        });
       object = current;
     }
     checkReadPreconditions(req, object);
@@ -630,7 +770,11 @@ export class S3Service implements ServiceHandler {
       if (r) {
         headers['content-range'] = `bytes ${r.start}-${r.end}/${object.body.length}`;
         headers['content-length'] = r.end - r.start + 1;
-        return { status: 206, headers, body: withBody ? object.body.subarray(r.start, r.end + 1) : undefined };
+        return {
+          status: 206,
+          headers,
+          body: withBody ? object.body.subarray(r.start, r.end + 1) : undefined,
+        };
       }
     }
     if (object.checksum && header(req, 'x-amz-checksum-mode') === 'ENABLED') {
@@ -651,16 +795,20 @@ export class S3Service implements ServiceHandler {
       if (!live) throw s3Errors.noSuchKey(key);
       if (!etagMatches(ifMatch, live.etag)) throw s3Errors.preconditionFailed('If-Match');
     }
-    const outcome = versionId !== null ? deleteVersion(bucket, key, versionId) : deleteCurrent(bucket, key, new Date());
+    const outcome =
+      versionId !== null ? deleteVersion(bucket, key, versionId) : deleteCurrent(bucket, key, new Date());
     if (outcome.deleteMarker) headers['x-amz-delete-marker'] = 'true';
-    if (outcome.versionId && (bucket.versioning || versionId !== null)) headers['x-amz-version-id'] = outcome.versionId;
+    if (outcome.versionId && (bucket.versioning || versionId !== null))
+      headers['x-amz-version-id'] = outcome.versionId;
     return { status: 204, headers };
   }
 
   private deleteObjects(ctx: CallContext, req: EmulatorRequest, target: Target): EmulatorResponse {
     const bucket = this.bucketFor(ctx, target.bucket!, 's3:DeleteObject');
     if (!header(req, 'content-md5') && !CHECKSUM_ALGORITHMS.some((a) => header(req, `x-amz-checksum-${a}`))) {
-      throw s3Errors.invalidRequest('Missing required header for this request: Content-MD5 OR x-amz-checksum-*');
+      throw s3Errors.invalidRequest(
+        'Missing required header for this request: Content-MD5 OR x-amz-checksum-*',
+      );
     }
     const { data } = readPayload(req);
     const doc = parseXml(data)?.Delete as Record<string, unknown> | undefined;
@@ -675,25 +823,61 @@ export class S3Service implements ServiceHandler {
       if (etag !== undefined) {
         const live = liveObject(bucket, key);
         if (!live) {
-          items.push(['Error', { Key: key, VersionId: versionId, Code: 'NoSuchKey', Message: 'The specified key does not exist.' }]);
+          items.push([
+            'Error',
+            {
+              Key: key,
+              VersionId: versionId,
+              Code: 'NoSuchKey',
+              Message: 'The specified key does not exist.',
+            },
+          ]);
           continue;
         }
         if (!etagMatches(etag, live.etag)) {
-          items.push(['Error', { Key: key, VersionId: versionId, Code: 'PreconditionFailed', Message: 'At least one of the pre-conditions you specified did not hold' }]);
+          items.push([
+            'Error',
+            {
+              Key: key,
+              VersionId: versionId,
+              Code: 'PreconditionFailed',
+              Message: 'At least one of the pre-conditions you specified did not hold',
+            },
+          ]);
           continue;
         }
       }
       if (versionId !== undefined && versionId !== 'null' && !/^[A-Za-z0-9._]{32}$/.test(versionId)) {
-        items.push(['Error', { Key: key, VersionId: versionId, Code: 'NoSuchVersion', Message: 'The specified version does not exist.' }]);
+        items.push([
+          'Error',
+          {
+            Key: key,
+            VersionId: versionId,
+            Code: 'NoSuchVersion',
+            Message: 'The specified version does not exist.',
+          },
+        ]);
         continue;
       }
-      const outcome = versionId !== undefined ? deleteVersion(bucket, key, versionId) : deleteCurrent(bucket, key, new Date());
+      const outcome =
+        versionId !== undefined
+          ? deleteVersion(bucket, key, versionId)
+          : deleteCurrent(bucket, key, new Date());
       if (quiet) continue;
       items.push([
         'Deleted',
         versionId !== undefined
-          ? { Key: key, VersionId: versionId, DeleteMarker: outcome.deleteMarker || undefined, DeleteMarkerVersionId: outcome.deleteMarker ? versionId : undefined }
-          : { Key: key, DeleteMarker: outcome.deleteMarker || undefined, DeleteMarkerVersionId: outcome.deleteMarker ? outcome.versionId : undefined },
+          ? {
+              Key: key,
+              VersionId: versionId,
+              DeleteMarker: outcome.deleteMarker || undefined,
+              DeleteMarkerVersionId: outcome.deleteMarker ? versionId : undefined,
+            }
+          : {
+              Key: key,
+              DeleteMarker: outcome.deleteMarker || undefined,
+              DeleteMarkerVersionId: outcome.deleteMarker ? outcome.versionId : undefined,
+            },
       ]);
     }
     return this.xml(200, 'DeleteResult', new XmlSeq(items));
@@ -703,9 +887,18 @@ export class S3Service implements ServiceHandler {
     const bucket = this.bucketFor(ctx, target.bucket!, 's3:PutObject');
     const source = this.copySource(ctx, req);
     const directive = header(req, 'x-amz-metadata-directive') ?? 'COPY';
-    if (directive !== 'COPY' && directive !== 'REPLACE') throw s3Errors.invalidArgument('Unknown metadata directive.', 'x-amz-metadata-directive', directive);
-    if (source.bucket === bucket.name && source.object.key === target.key && directive === 'COPY' && !source.versionId && !header(req, 'x-amz-storage-class')) {
-      throw s3Errors.invalidRequest("This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.");
+    if (directive !== 'COPY' && directive !== 'REPLACE')
+      throw s3Errors.invalidArgument('Unknown metadata directive.', 'x-amz-metadata-directive', directive);
+    if (
+      source.bucket === bucket.name &&
+      source.object.key === target.key &&
+      directive === 'COPY' &&
+      !source.versionId &&
+      !header(req, 'x-amz-storage-class')
+    ) {
+      throw s3Errors.invalidRequest(
+        "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
+      );
     }
     this.checkWritePreconditions(req, bucket, target.key!);
     const src = source.object;
@@ -717,25 +910,40 @@ export class S3Service implements ServiceHandler {
       body: src.body,
       etag: src.partsCount ? md5ETag(src.body) : src.etag,
       lastModified: new Date(),
-      contentType: directive === 'REPLACE' ? header(req, 'content-type') ?? 'binary/octet-stream' : src.contentType,
+      contentType:
+        directive === 'REPLACE' ? (header(req, 'content-type') ?? 'binary/octet-stream') : src.contentType,
       metadata: directive === 'REPLACE' ? userMetadata(req) : { ...src.metadata },
       systemHeaders: directive === 'REPLACE' ? systemHeaders(req) : { ...src.systemHeaders },
       checksum: src.checksum,
       storageClass: header(req, 'x-amz-storage-class') ?? src.storageClass,
-      tags: tagDirective === 'REPLACE' ? parseTaggingHeader(header(req, 'x-amz-tagging')) : src.tags.map((t) => ({ ...t })),
+      tags:
+        tagDirective === 'REPLACE'
+          ? parseTaggingHeader(header(req, 'x-amz-tagging'))
+          : src.tags.map((t) => ({ ...t })),
     });
-    const headers: Record<string, string> = { 'x-amz-server-side-encryption': encryptionOf(bucket), 'content-type': 'application/xml' };
+    const headers: Record<string, string> = {
+      'x-amz-server-side-encryption': encryptionOf(bucket),
+      'content-type': 'application/xml',
+    };
     if (bucket.versioning) headers['x-amz-version-id'] = version.versionId;
-    if (source.versionId || this.store.buckets.get(source.bucket)?.versioning) headers['x-amz-copy-source-version-id'] = src.versionId;
+    if (source.versionId || this.store.buckets.get(source.bucket)?.versioning)
+      headers['x-amz-copy-source-version-id'] = src.versionId;
     return {
       status: 200,
       headers: { ...headers, 'x-amz-request-charged': '' },
-      body: xmlDocument('CopyObjectResult', { ETag: version.etag, LastModified: version.lastModified }, S3_NS),
+      body: xmlDocument(
+        'CopyObjectResult',
+        { ETag: version.etag, LastModified: version.lastModified },
+        S3_NS,
+      ),
     };
   }
 
   /** Resolves `x-amz-copy-source` (`/bucket/key?versionId=...`, URL-encoded) and its conditions. */
-  private copySource(ctx: CallContext, req: EmulatorRequest): { bucket: string; object: ObjectVersion; versionId?: string } {
+  private copySource(
+    ctx: CallContext,
+    req: EmulatorRequest,
+  ): { bucket: string; object: ObjectVersion; versionId?: string } {
     const raw = header(req, 'x-amz-copy-source')!;
     const [pathPart, queryPart] = raw.split('?', 2) as [string, string | undefined];
     let decoded: string;
@@ -745,16 +953,24 @@ export class S3Service implements ServiceHandler {
       throw s3Errors.invalidArgument('Invalid copy source encoding', 'x-amz-copy-source', raw);
     }
     const slash = decoded.indexOf('/');
-    if (slash <= 0 || slash === decoded.length - 1) throw s3Errors.invalidArgument('Copy Source must mention the source bucket and key: sourcebucket/sourcekey', 'x-amz-copy-source', raw);
+    if (slash <= 0 || slash === decoded.length - 1)
+      throw s3Errors.invalidArgument(
+        'Copy Source must mention the source bucket and key: sourcebucket/sourcekey',
+        'x-amz-copy-source',
+        raw,
+      );
     const bucketName = decoded.slice(0, slash);
     const key = decoded.slice(slash + 1);
-    const versionId = queryPart ? new URLSearchParams(queryPart).get('versionId') ?? undefined : undefined;
+    const versionId = queryPart ? (new URLSearchParams(queryPart).get('versionId') ?? undefined) : undefined;
     const bucket = this.bucketFor(ctx, bucketName, versionId ? 's3:GetObjectVersion' : 's3:GetObject', false);
     let object: ObjectVersion | undefined;
     if (versionId) {
       object = findVersion(bucket, key, versionId);
       if (!object) throw s3Errors.noSuchVersion(key, versionId);
-      if (object.deleteMarker) throw s3Errors.invalidRequest('The source of a copy request may not specifically refer to a delete marker by version id.');
+      if (object.deleteMarker)
+        throw s3Errors.invalidRequest(
+          'The source of a copy request may not specifically refer to a delete marker by version id.',
+        );
     } else {
       object = liveObject(bucket, key);
       if (!object) throw s3Errors.noSuchKey(key);
@@ -764,10 +980,14 @@ export class S3Service implements ServiceHandler {
     const ifUnmodified = header(req, 'x-amz-copy-source-if-unmodified-since');
     const ifModified = header(req, 'x-amz-copy-source-if-modified-since');
     const modified = Math.floor(object.lastModified.getTime() / 1000) * 1000;
-    if (ifMatch !== undefined && !etagMatches(ifMatch, object.etag)) throw s3Errors.preconditionFailed('x-amz-copy-source-If-Match');
-    if (ifMatch === undefined && ifUnmodified && modified > Date.parse(ifUnmodified)) throw s3Errors.preconditionFailed('x-amz-copy-source-If-Unmodified-Since');
-    if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, object.etag)) throw s3Errors.preconditionFailed('x-amz-copy-source-If-None-Match');
-    if (ifNoneMatch === undefined && ifModified && modified <= Date.parse(ifModified)) throw s3Errors.preconditionFailed('x-amz-copy-source-If-Modified-Since');
+    if (ifMatch !== undefined && !etagMatches(ifMatch, object.etag))
+      throw s3Errors.preconditionFailed('x-amz-copy-source-If-Match');
+    if (ifMatch === undefined && ifUnmodified && modified > Date.parse(ifUnmodified))
+      throw s3Errors.preconditionFailed('x-amz-copy-source-If-Unmodified-Since');
+    if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, object.etag))
+      throw s3Errors.preconditionFailed('x-amz-copy-source-If-None-Match');
+    if (ifNoneMatch === undefined && ifModified && modified <= Date.parse(ifModified))
+      throw s3Errors.preconditionFailed('x-amz-copy-source-If-Modified-Since');
     return { bucket: bucketName, object, versionId };
   }
 
@@ -775,27 +995,43 @@ export class S3Service implements ServiceHandler {
 
   private getObjectTagging(ctx: CallContext, req: EmulatorRequest, target: Target): EmulatorResponse {
     const object = this.taggedObject(ctx, req, target, 's3:GetObjectTagging');
-    const headers: Record<string, string> = object.versionId !== 'null' ? { 'x-amz-version-id': object.versionId } : {};
+    const headers: Record<string, string> =
+      object.versionId !== 'null' ? { 'x-amz-version-id': object.versionId } : {};
     return this.xml(200, 'Tagging', { TagSet: { Tag: object.tags } }, headers);
   }
 
   private putObjectTagging(ctx: CallContext, req: EmulatorRequest, target: Target): EmulatorResponse {
     const object = this.taggedObject(ctx, req, target, 's3:PutObjectTagging');
     object.tags = parseTagging(req.body);
-    return { status: 200, headers: object.versionId !== 'null' ? { 'x-amz-version-id': object.versionId } : {} };
+    return {
+      status: 200,
+      headers: object.versionId !== 'null' ? { 'x-amz-version-id': object.versionId } : {},
+    };
   }
 
   private deleteObjectTagging(ctx: CallContext, req: EmulatorRequest, target: Target): EmulatorResponse {
     const object = this.taggedObject(ctx, req, target, 's3:DeleteObjectTagging');
     object.tags = [];
-    return { status: 204, headers: object.versionId !== 'null' ? { 'x-amz-version-id': object.versionId } : {} };
+    return {
+      status: 204,
+      headers: object.versionId !== 'null' ? { 'x-amz-version-id': object.versionId } : {},
+    };
   }
 
-  private taggedObject(ctx: CallContext, req: EmulatorRequest, target: Target, action: string): ObjectVersion {
+  private taggedObject(
+    ctx: CallContext,
+    req: EmulatorRequest,
+    target: Target,
+    action: string,
+  ): ObjectVersion {
     const bucket = this.bucketFor(ctx, target.bucket!, action);
     const versionId = req.query.get('versionId');
-    const object = versionId !== null ? findVersion(bucket, target.key!, versionId) : liveObject(bucket, target.key!);
-    if (!object) throw versionId !== null ? s3Errors.noSuchVersion(target.key!, versionId) : s3Errors.noSuchKey(target.key!);
+    const object =
+      versionId !== null ? findVersion(bucket, target.key!, versionId) : liveObject(bucket, target.key!);
+    if (!object)
+      throw versionId !== null
+        ? s3Errors.noSuchVersion(target.key!, versionId)
+        : s3Errors.noSuchKey(target.key!);
     if (object.deleteMarker) throw s3Errors.methodNotAllowed(req.method, 'DeleteMarker');
     return object;
   }
@@ -816,7 +1052,12 @@ export class S3Service implements ServiceHandler {
       storageClass: header(req, 'x-amz-storage-class') ?? 'STANDARD',
       parts: new Map(),
     });
-    return this.xml(200, 'InitiateMultipartUploadResult', { Bucket: bucket.name, Key: target.key!, UploadId: uploadId }, { 'x-amz-server-side-encryption': encryptionOf(bucket) });
+    return this.xml(
+      200,
+      'InitiateMultipartUploadResult',
+      { Bucket: bucket.name, Key: target.key!, UploadId: uploadId },
+      { 'x-amz-server-side-encryption': encryptionOf(bucket) },
+    );
   }
 
   private uploadFor(bucket: Bucket, req: EmulatorRequest, key: string): MultipartUpload {
@@ -830,7 +1071,11 @@ export class S3Service implements ServiceHandler {
     const text = req.query.get('partNumber') ?? '';
     const n = Number(text);
     if (!Number.isInteger(n) || n < 1 || n > 10000) {
-      throw s3Errors.invalidArgument('Part number must be an integer between 1 and 10000, inclusive', 'partNumber', text);
+      throw s3Errors.invalidArgument(
+        'Part number must be an integer between 1 and 10000, inclusive',
+        'partNumber',
+        text,
+      );
     }
     return n;
   }
@@ -856,7 +1101,12 @@ export class S3Service implements ServiceHandler {
     const range = header(req, 'x-amz-copy-source-range');
     if (range) {
       const r = parseRange(range, data.length);
-      if (!r) throw s3Errors.invalidArgument('The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy', 'x-amz-copy-source-range', range);
+      if (!r)
+        throw s3Errors.invalidArgument(
+          'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy',
+          'x-amz-copy-source-range',
+          range,
+        );
       data = data.subarray(r.start, r.end + 1);
     }
     const etag = md5ETag(data);
@@ -874,19 +1124,39 @@ export class S3Service implements ServiceHandler {
     const parts = listed.map((p) => ({ number: Number(p.PartNumber), etag: p.ETag ?? '' }));
     for (let i = 1; i < parts.length; i++) {
       if (parts[i]!.number <= parts[i - 1]!.number) {
-        throw new AwsError('InvalidPartOrder', 'The list of parts was not in ascending order. Parts must be ordered by part number.', 400, { UploadId: upload.uploadId });
+        throw new AwsError(
+          'InvalidPartOrder',
+          'The list of parts was not in ascending order. Parts must be ordered by part number.',
+          400,
+          { UploadId: upload.uploadId },
+        );
       }
     }
     const chosen = parts.map((p) => {
       const stored = upload.parts.get(p.number);
       if (!stored || !etagMatches(p.etag, stored.etag)) {
-        throw new AwsError('InvalidPart', "One or more of the specified parts could not be found.  The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.", 400, { UploadId: upload.uploadId, PartNumber: String(p.number), ETag: p.etag });
+        throw new AwsError(
+          'InvalidPart',
+          "One or more of the specified parts could not be found.  The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.",
+          400,
+          { UploadId: upload.uploadId, PartNumber: String(p.number), ETag: p.etag },
+        );
       }
       return stored;
     });
     chosen.slice(0, -1).forEach((part) => {
       if (part.body.length < MIN_PART_SIZE) {
-        throw new AwsError('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.', 400, { ProposedSize: String(part.body.length), MinSizeAllowed: String(MIN_PART_SIZE), PartNumber: String(part.partNumber), ETag: part.etag });
+        throw new AwsError(
+          'EntityTooSmall',
+          'Your proposed upload is smaller than the minimum allowed object size.',
+          400,
+          {
+            ProposedSize: String(part.body.length),
+            MinSizeAllowed: String(MIN_PART_SIZE),
+            PartNumber: String(part.partNumber),
+            ETag: part.etag,
+          },
+        );
       }
     });
     this.checkWritePreconditions(req, bucket, upload.key);
@@ -913,7 +1183,12 @@ export class S3Service implements ServiceHandler {
     return this.xml(
       200,
       'CompleteMultipartUploadResult',
-      { Location: `${ctx.baseUrl}/${bucket.name}/${encodeURI(upload.key)}`, Bucket: bucket.name, Key: upload.key, ETag: etag },
+      {
+        Location: `${ctx.baseUrl}/${bucket.name}/${encodeURI(upload.key)}`,
+        Bucket: bucket.name,
+        Key: upload.key,
+        ETag: etag,
+      },
       headers,
     );
   }
@@ -930,7 +1205,9 @@ export class S3Service implements ServiceHandler {
     const upload = this.uploadFor(bucket, req, target.key!);
     const maxParts = clampInt(req.query.get('max-parts'), 1000, 0, 1000);
     const marker = Number(req.query.get('part-number-marker') ?? '0') || 0;
-    const all = [...upload.parts.values()].filter((p) => p.partNumber > marker).sort((a, b) => a.partNumber - b.partNumber);
+    const all = [...upload.parts.values()]
+      .filter((p) => p.partNumber > marker)
+      .sort((a, b) => a.partNumber - b.partNumber);
     const page = all.slice(0, maxParts);
     const truncated = all.length > page.length;
     return this.xml(200, 'ListPartsResult', {
@@ -941,7 +1218,12 @@ export class S3Service implements ServiceHandler {
       NextPartNumberMarker: page.length ? page[page.length - 1]!.partNumber : marker,
       MaxParts: maxParts,
       IsTruncated: truncated,
-      Part: page.map((p) => ({ PartNumber: p.partNumber, LastModified: p.lastModified, ETag: p.etag, Size: p.body.length })),
+      Part: page.map((p) => ({
+        PartNumber: p.partNumber,
+        LastModified: p.lastModified,
+        ETag: p.etag,
+        Size: p.body.length,
+      })),
       Initiator: { ID: `arn:aws:iam::${ctx.account}:root`, DisplayName: ctx.account },
       Owner: owner(bucket.account),
       StorageClass: upload.storageClass,
@@ -979,8 +1261,17 @@ export class S3Service implements ServiceHandler {
     });
   }
 
-  private xml(status: number, root: string, content: XmlValue, headers: Record<string, string> = {}): EmulatorResponse {
-    return { status, headers: { 'content-type': 'application/xml', ...headers }, body: xmlDocument(root, content, S3_NS) };
+  private xml(
+    status: number,
+    root: string,
+    content: XmlValue,
+    headers: Record<string, string> = {},
+  ): EmulatorResponse {
+    return {
+      status,
+      headers: { 'content-type': 'application/xml', ...headers },
+      body: xmlDocument(root, content, S3_NS),
+    };
   }
 }
 
@@ -997,7 +1288,15 @@ function owner(account: string): XmlObject {
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 function validateBucketName(name: string): void {
-  if (!BUCKET_NAME.test(name) || name.includes('..') || /^\d+\.\d+\.\d+\.\d+$/.test(name) || name.startsWith('xn--') || name.endsWith('-s3alias') || name.includes('.-') || name.includes('-.')) {
+  if (
+    !BUCKET_NAME.test(name) ||
+    name.includes('..') ||
+    /^\d+\.\d+\.\d+\.\d+$/.test(name) ||
+    name.startsWith('xn--') ||
+    name.endsWith('-s3alias') ||
+    name.includes('.-') ||
+    name.includes('-.')
+  ) {
     throw new AwsError('InvalidBucketName', 'The specified bucket is not valid.', 400, { BucketName: name });
   }
 }
@@ -1008,7 +1307,8 @@ export function parseTarget(req: EmulatorRequest): Target {
   let bucket: string | undefined;
   const vhost = /^(.+)\.s3[.-]/.exec(hostname);
   if (vhost) bucket = vhost[1];
-  else if (hostname.endsWith('.localhost') && !hostname.startsWith('s3.')) bucket = hostname.slice(0, -'.localhost'.length);
+  else if (hostname.endsWith('.localhost') && !hostname.startsWith('s3.'))
+    bucket = hostname.slice(0, -'.localhost'.length);
   const path = req.rawPath;
   try {
     if (bucket) {
@@ -1020,7 +1320,10 @@ export function parseTarget(req: EmulatorRequest): Target {
     const slash = rest.indexOf('/');
     if (slash < 0) return { bucket: decodeURIComponent(rest) };
     const key = rest.slice(slash + 1);
-    return { bucket: decodeURIComponent(rest.slice(0, slash)), key: key ? decodeURIComponent(key) : undefined };
+    return {
+      bucket: decodeURIComponent(rest.slice(0, slash)),
+      key: key ? decodeURIComponent(key) : undefined,
+    };
   } catch {
     throw new AwsError('InvalidURI', "Couldn't parse the specified URI.", 400);
   }
@@ -1039,7 +1342,8 @@ function checkPresignedExpiry(req: EmulatorRequest): void {
   const expires = Number(req.query.get('X-Amz-Expires') ?? '900');
   const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(date);
   if (!m) throw s3Errors.accessDenied('X-Amz-Date must be in the ISO8601 Long Format');
-  if (!(expires >= 1 && expires <= 604800)) throw s3Errors.accessDenied('X-Amz-Expires must be less than a week (in seconds) that is 604800');
+  if (!(expires >= 1 && expires <= 604800))
+    throw s3Errors.accessDenied('X-Amz-Expires must be less than a week (in seconds) that is 604800');
   const signed = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
   const expiresAt = new Date(signed + expires * 1000);
   const now = new Date();
@@ -1071,12 +1375,20 @@ function checkReadPreconditions(req: EmulatorRequest, object: ObjectVersion): vo
   const ifModifiedSince = header(req, 'if-modified-since');
   const ifUnmodifiedSince = header(req, 'if-unmodified-since');
   const modified = Math.floor(object.lastModified.getTime() / 1000) * 1000;
-  if (ifMatch !== undefined && !etagMatches(ifMatch, object.etag)) throw s3Errors.preconditionFailed('If-Match');
+  if (ifMatch !== undefined && !etagMatches(ifMatch, object.etag))
+    throw s3Errors.preconditionFailed('If-Match');
   if (ifMatch === undefined && ifUnmodifiedSince) {
     const t = Date.parse(ifUnmodifiedSince);
     if (!Number.isNaN(t) && modified > t) throw s3Errors.preconditionFailed('If-Unmodified-Since');
   }
-  const notModified = () => new AwsError('NotModified', 'Not Modified', 304, {}, { etag: object.etag, 'last-modified': object.lastModified.toUTCString() });
+  const notModified = () =>
+    new AwsError(
+      'NotModified',
+      'Not Modified',
+      304,
+      {},
+      { etag: object.etag, 'last-modified': object.lastModified.toUTCString() },
+    );
   if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, object.etag)) throw notModified();
   if (ifNoneMatch === undefined && ifModifiedSince) {
     const t = Date.parse(ifModifiedSince);
@@ -1123,7 +1435,8 @@ function encryptionOf(bucket: Bucket): string {
 function userMetadata(req: EmulatorRequest): Record<string, string> {
   const metadata: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (name.startsWith('x-amz-meta-') && value !== undefined) metadata[name.slice(11)] = Array.isArray(value) ? value.join(',') : value;
+    if (name.startsWith('x-amz-meta-') && value !== undefined)
+      metadata[name.slice(11)] = Array.isArray(value) ? value.join(',') : value;
   }
   return metadata;
 }
@@ -1133,7 +1446,11 @@ function systemHeaders(req: EmulatorRequest): Record<string, string> {
   for (const name of SYSTEM_HEADERS) {
     let value = header(req, name);
     if (name === 'content-encoding' && value) {
-      value = value.split(',').map((s) => s.trim()).filter((s) => s && s !== 'aws-chunked').join(',');
+      value = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s && s !== 'aws-chunked')
+        .join(',');
     }
     if (value) out[name] = value;
   }
@@ -1149,11 +1466,17 @@ function parseTagging(body: Buffer): Tag[] {
   const doc = parseXml(body)?.Tagging as Record<string, unknown> | undefined;
   if (!doc) throw s3Errors.malformedXml();
   const tagSet = doc.TagSet as Record<string, unknown> | string | undefined;
-  const tags = (tagSet && typeof tagSet === 'object' ? (tagSet.Tag as Array<Record<string, unknown>> | undefined) : undefined) ?? [];
+  const tags =
+    (tagSet && typeof tagSet === 'object'
+      ? (tagSet.Tag as Array<Record<string, unknown>> | undefined)
+      : undefined) ?? [];
   const seen = new Set<string>();
   return tags.map((t) => {
     const Key = String(t.Key ?? '');
-    if (seen.has(Key)) throw new AwsError('InvalidTag', 'Cannot provide multiple Tags with the same key', 400, { TagKey: Key });
+    if (seen.has(Key))
+      throw new AwsError('InvalidTag', 'Cannot provide multiple Tags with the same key', 400, {
+        TagKey: Key,
+      });
     seen.add(Key);
     return { Key, Value: String(t.Value ?? '') };
   });
@@ -1171,8 +1494,15 @@ function readPayload(req: EmulatorRequest): { data: Buffer; checksum?: ObjectChe
   const md5 = header(req, 'content-md5');
   if (md5 !== undefined) {
     const digest = createHash('md5').update(data).digest('base64');
-    if (Buffer.from(md5, 'base64').length !== 16) throw new AwsError('InvalidDigest', 'The Content-MD5 you specified is not valid.', 400, { 'Content-MD5': md5 });
-    if (digest !== md5) throw new AwsError('BadDigest', 'The Content-MD5 you specified did not match what we received.', 400, { ExpectedDigest: md5, CalculatedDigest: digest });
+    if (Buffer.from(md5, 'base64').length !== 16)
+      throw new AwsError('InvalidDigest', 'The Content-MD5 you specified is not valid.', 400, {
+        'Content-MD5': md5,
+      });
+    if (digest !== md5)
+      throw new AwsError('BadDigest', 'The Content-MD5 you specified did not match what we received.', 400, {
+        ExpectedDigest: md5,
+        CalculatedDigest: digest,
+      });
   }
   let checksum: ObjectChecksum | undefined;
   for (const algorithm of CHECKSUM_ALGORITHMS) {
@@ -1180,7 +1510,11 @@ function readPayload(req: EmulatorRequest): { data: Buffer; checksum?: ObjectChe
     if (!value) continue;
     const computed = computeChecksum(algorithm, data);
     if (computed !== undefined && computed !== value) {
-      throw new AwsError('BadDigest', `The ${algorithm.toUpperCase()} you specified did not match the calculated checksum.`, 400);
+      throw new AwsError(
+        'BadDigest',
+        `The ${algorithm.toUpperCase()} you specified did not match the calculated checksum.`,
+        400,
+      );
     }
     checksum = { algorithm: algorithm.toUpperCase(), value };
     break;
@@ -1227,13 +1561,24 @@ function parseRange(text: string, size: number): { start: number; end: number } 
 }
 
 function invalidRange(text: string, size: number): AwsError {
-  return new AwsError('InvalidRange', 'The requested range is not satisfiable', 416, { RangeRequested: text, ActualObjectSize: String(size) }, { 'content-range': `bytes */${size}` });
+  return new AwsError(
+    'InvalidRange',
+    'The requested range is not satisfiable',
+    416,
+    { RangeRequested: text, ActualObjectSize: String(size) },
+    { 'content-range': `bytes */${size}` },
+  );
 }
 
 function clampInt(text: string | null, fallback: number, min: number, max: number): number {
   if (text === null || text === '') return fallback;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw s3Errors.invalidArgument('Provided max-keys not an integer or within integer range', 'max-keys', text);
+  if (!Number.isInteger(n) || n < 0)
+    throw s3Errors.invalidArgument(
+      'Provided max-keys not an integer or within integer range',
+      'max-keys',
+      text,
+    );
   return Math.min(Math.max(n, min), max);
 }
 
@@ -1276,7 +1621,13 @@ interface KeyPage {
 }
 
 /** One page of live keys after `marker`, rolled up by delimiter. */
-function listKeys(bucket: Bucket, prefix: string, delimiter: string, marker: string, maxKeys: number): KeyPage {
+function listKeys(
+  bucket: Bucket,
+  prefix: string,
+  delimiter: string,
+  marker: string,
+  maxKeys: number,
+): KeyPage {
   const page: KeyPage = { contents: [], prefixes: [], truncated: false, last: '' };
   let lastPrefix: string | undefined;
   for (const key of sortedKeys(bucket)) {

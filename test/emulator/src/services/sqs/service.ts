@@ -1,9 +1,26 @@
 /** Amazon SQS, JSON protocol (awsQueryCompatible): the queue management operations. */
 import { AwsError } from '../../core/errors';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/http';
-import { jsonError, jsonFault, jsonInput, jsonOk, jsonTarget, missingAuthTokenException, requireString, type JsonProtocolOptions } from '../../core/json-protocol';
+import {
+  jsonError,
+  jsonFault,
+  jsonInput,
+  jsonOk,
+  jsonTarget,
+  missingAuthTokenException,
+  requireString,
+  type JsonProtocolOptions,
+} from '../../core/json-protocol';
 import type { CallContext, RoutedCall, ServiceHandler } from '../../core/service';
-import { parseQueueUrl, queueArn, queueUrl, READ_ONLY_ATTRIBUTES, sqsErrors, type Queue, type SqsStore } from './store';
+import {
+  parseQueueUrl,
+  queueArn,
+  queueUrl,
+  READ_ONLY_ATTRIBUTES,
+  sqsErrors,
+  type Queue,
+  type SqsStore,
+} from './store';
 
 const PROTOCOL: JsonProtocolOptions = {
   version: '1.0',
@@ -39,7 +56,8 @@ export class SqsService implements ServiceHandler {
   route(req: EmulatorRequest): RoutedCall {
     const operation = jsonTarget(req) ?? '';
     const handler = this.operations[operation];
-    if (!handler) throw new AwsError('InvalidAction', `The action ${operation} is not valid for this endpoint.`, 400);
+    if (!handler)
+      throw new AwsError('InvalidAction', `The action ${operation} is not valid for this endpoint.`, 400);
     return { operation, run: (ctx) => jsonOk(PROTOCOL, handler(ctx, jsonInput(req)), ctx.requestId) };
   }
 
@@ -67,13 +85,20 @@ export class SqsService implements ServiceHandler {
 
   private createQueue(ctx: CallContext, input: Input): unknown {
     const name = requireString(input, 'QueueName', 'MissingParameter');
-    const { queue } = this.store.create(ctx.account, ctx.region, name, stringMap(input.Attributes), stringMap(input.tags));
+    const { queue } = this.store.create(
+      ctx.account,
+      ctx.region,
+      name,
+      stringMap(input.Attributes),
+      stringMap(input.tags),
+    );
     return { QueueUrl: queueUrl(ctx.baseUrl, queue) };
   }
 
   private getQueueUrl(ctx: CallContext, input: Input): unknown {
     const name = requireString(input, 'QueueName', 'MissingParameter');
-    const owner = typeof input.QueueOwnerAWSAccountId === 'string' ? input.QueueOwnerAWSAccountId : ctx.account;
+    const owner =
+      typeof input.QueueOwnerAWSAccountId === 'string' ? input.QueueOwnerAWSAccountId : ctx.account;
     const queue = this.store.get(owner, ctx.region, name);
     if (!queue || owner !== ctx.account) throw sqsErrors.queueDoesNotExist();
     return { QueueUrl: queueUrl(ctx.baseUrl, queue) };
@@ -87,7 +112,8 @@ export class SqsService implements ServiceHandler {
     const wantsAll = requested.includes('All');
     for (const name of requested) {
       if (name === 'All') continue;
-      if (!(name in all) && !READ_ONLY_ATTRIBUTES.includes(name) && !KNOWN_ATTRIBUTE_NAMES.has(name)) throw sqsErrors.invalidAttributeName(name);
+      if (!(name in all) && !READ_ONLY_ATTRIBUTES.includes(name) && !KNOWN_ATTRIBUTE_NAMES.has(name))
+        throw sqsErrors.invalidAttributeName(name);
     }
     for (const [name, value] of Object.entries(all)) {
       if (wantsAll || requested.includes(name)) attributes[name] = value;
@@ -97,7 +123,8 @@ export class SqsService implements ServiceHandler {
 
   private setQueueAttributes(ctx: CallContext, input: Input): unknown {
     const queue = this.queueFromUrl(ctx, input);
-    if (!input.Attributes || typeof input.Attributes !== 'object') throw new AwsError('MissingParameter', 'The request must contain the parameter Attributes.', 400);
+    if (!input.Attributes || typeof input.Attributes !== 'object')
+      throw new AwsError('MissingParameter', 'The request must contain the parameter Attributes.', 400);
     this.store.setAttributes(queue, stringMap(input.Attributes));
     return {};
   }
@@ -111,7 +138,11 @@ export class SqsService implements ServiceHandler {
     const prefix = typeof input.QueueNamePrefix === 'string' ? input.QueueNamePrefix : '';
     const max = input.MaxResults;
     if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 1000)) {
-      throw new AwsError('InvalidParameterValue', 'Value for parameter MaxResults is invalid. Reason: MaxResults must be an integer between 1 and 1000.', 400);
+      throw new AwsError(
+        'InvalidParameterValue',
+        'Value for parameter MaxResults is invalid. Reason: MaxResults must be an integer between 1 and 1000.',
+        400,
+      );
     }
     const names = [...this.store.queues.values()]
       .filter((q) => q.account === ctx.account && q.region === ctx.region && q.name.startsWith(prefix))
@@ -126,17 +157,25 @@ export class SqsService implements ServiceHandler {
     const limit = typeof max === 'number' ? max : 1000;
     const page = names.slice(start, start + limit);
     const out: Record<string, unknown> = {};
-    if (page.length) out.QueueUrls = page.map((n) => queueUrl(ctx.baseUrl, this.store.get(ctx.account, ctx.region, n)!));
-    if (typeof max === 'number' && start + limit < names.length) out.NextToken = Buffer.from(page[page.length - 1]!).toString('base64');
+    if (page.length)
+      out.QueueUrls = page.map((n) => queueUrl(ctx.baseUrl, this.store.get(ctx.account, ctx.region, n)!));
+    if (typeof max === 'number' && start + limit < names.length)
+      out.NextToken = Buffer.from(page[page.length - 1]!).toString('base64');
     return out;
   }
 
   private tagQueue(ctx: CallContext, input: Input): unknown {
     const queue = this.queueFromUrl(ctx, input);
     const tags = stringMap(input.Tags);
-    if (!Object.keys(tags).length) throw new AwsError('MissingParameter', 'The request must contain the parameter Tags.', 400);
+    if (!Object.keys(tags).length)
+      throw new AwsError('MissingParameter', 'The request must contain the parameter Tags.', 400);
     const merged = { ...queue.tags, ...tags };
-    if (Object.keys(merged).length > 50) throw new AwsError('InvalidParameterValue', 'Too many tags added for queue. A queue can have at most 50 tags.', 400);
+    if (Object.keys(merged).length > 50)
+      throw new AwsError(
+        'InvalidParameterValue',
+        'Too many tags added for queue. A queue can have at most 50 tags.',
+        400,
+      );
     queue.tags = merged;
     return {};
   }
@@ -155,9 +194,21 @@ export class SqsService implements ServiceHandler {
 }
 
 const KNOWN_ATTRIBUTE_NAMES = new Set([
-  'Policy', 'RedrivePolicy', 'RedriveAllowPolicy', 'KmsMasterKeyId', 'KmsDataKeyReusePeriodSeconds', 'SqsManagedSseEnabled',
-  'FifoQueue', 'ContentBasedDeduplication', 'DeduplicationScope', 'FifoThroughputLimit', 'DelaySeconds', 'MaximumMessageSize',
-  'MessageRetentionPeriod', 'ReceiveMessageWaitTimeSeconds', 'VisibilityTimeout',
+  'Policy',
+  'RedrivePolicy',
+  'RedriveAllowPolicy',
+  'KmsMasterKeyId',
+  'KmsDataKeyReusePeriodSeconds',
+  'SqsManagedSseEnabled',
+  'FifoQueue',
+  'ContentBasedDeduplication',
+  'DeduplicationScope',
+  'FifoThroughputLimit',
+  'DelaySeconds',
+  'MaximumMessageSize',
+  'MessageRetentionPeriod',
+  'ReceiveMessageWaitTimeSeconds',
+  'VisibilityTimeout',
 ]);
 
 /** Every attribute GetQueueAttributes reports for `All`. */
@@ -176,6 +227,7 @@ export function queueAttributes(queue: Queue): Record<string, string> {
 function stringMap(value: unknown): Record<string, string> {
   if (!value || typeof value !== 'object') return {};
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = typeof v === 'string' ? v : String(v);
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    out[k] = typeof v === 'string' ? v : String(v);
   return out;
 }

@@ -26,7 +26,12 @@ const INTEGER_RANGES: Record<string, [number, number]> = {
   KmsDataKeyReusePeriodSeconds: [60, 86400],
 };
 const BOOLEAN_ATTRIBUTES = new Set(['SqsManagedSseEnabled', 'FifoQueue', 'ContentBasedDeduplication']);
-const FIFO_ONLY = new Set(['FifoQueue', 'ContentBasedDeduplication', 'DeduplicationScope', 'FifoThroughputLimit']);
+const FIFO_ONLY = new Set([
+  'FifoQueue',
+  'ContentBasedDeduplication',
+  'DeduplicationScope',
+  'FifoThroughputLimit',
+]);
 const SETTABLE = new Set([
   ...Object.keys(INTEGER_RANGES),
   ...BOOLEAN_ATTRIBUTES,
@@ -65,8 +70,10 @@ const FIFO_DEFAULTS: Record<string, string> = {
 
 export const sqsErrors = {
   queueDoesNotExist: () => new AwsError('QueueDoesNotExist', 'The specified queue does not exist.', 400),
-  invalidAttributeName: (name: string) => new AwsError('InvalidAttributeName', `Unknown Attribute ${name}.`, 400),
-  invalidAttributeValue: (name: string) => new AwsError('InvalidAttributeValue', `Invalid value for the parameter ${name}.`, 400),
+  invalidAttributeName: (name: string) =>
+    new AwsError('InvalidAttributeName', `Unknown Attribute ${name}.`, 400),
+  invalidAttributeValue: (name: string) =>
+    new AwsError('InvalidAttributeValue', `Invalid value for the parameter ${name}.`, 400),
 };
 
 export class SqsStore {
@@ -88,7 +95,13 @@ export class SqsStore {
    * CreateQueue: a new queue, or the existing one when every given attribute
    * matches it (QueueNameExists otherwise).
    */
-  create(account: string, region: string, name: string, attributes: Record<string, string>, tags: Record<string, string>): { queue: Queue; created: boolean } {
+  create(
+    account: string,
+    region: string,
+    name: string,
+    attributes: Record<string, string>,
+    tags: Record<string, string>,
+  ): { queue: Queue; created: boolean } {
     validateQueueName(name, attributes.FifoQueue === 'true');
     const isFifo = name.endsWith('.fifo');
     const normalized = normalizeAttributes(attributes, isFifo);
@@ -98,14 +111,22 @@ export class SqsStore {
       for (const [attr, value] of Object.entries(normalized)) {
         const current = existing.attributes[attr] ?? DEFAULT_ATTRIBUTES[attr];
         if (current !== value) {
-          throw new AwsError('QueueNameExists', `A queue already exists with the same name and a different value for attribute ${attr}`, 400);
+          throw new AwsError(
+            'QueueNameExists',
+            `A queue already exists with the same name and a different value for attribute ${attr}`,
+            400,
+          );
         }
       }
       return { queue: existing, created: false };
     }
     const deletedAt = this.deleted.get(key);
     if (deletedAt !== undefined && Date.now() - deletedAt < this.deleteCooldownMs) {
-      throw new AwsError('QueueDeletedRecently', 'You must wait 60 seconds after deleting a queue before you can create another with the same name.', 400);
+      throw new AwsError(
+        'QueueDeletedRecently',
+        'You must wait 60 seconds after deleting a queue before you can create another with the same name.',
+        400,
+      );
     }
     const now = Math.floor(Date.now() / 1000);
     const queue: Queue = {
@@ -128,7 +149,14 @@ export class SqsStore {
   setAttributes(queue: Queue, attributes: Record<string, string>): void {
     const normalized = normalizeAttributes(attributes, queue.name.endsWith('.fifo'), true);
     for (const [name, value] of Object.entries(normalized)) {
-      if (value === '' && (name === 'RedrivePolicy' || name === 'Policy' || name === 'RedriveAllowPolicy' || name === 'KmsMasterKeyId')) delete queue.attributes[name];
+      if (
+        value === '' &&
+        (name === 'RedrivePolicy' ||
+          name === 'Policy' ||
+          name === 'RedriveAllowPolicy' ||
+          name === 'KmsMasterKeyId')
+      )
+        delete queue.attributes[name];
       else queue.attributes[name] = value;
     }
     if (normalized.KmsMasterKeyId) {
@@ -172,17 +200,33 @@ function validateQueueName(name: string, fifoAttribute: boolean): void {
   const fifo = name.endsWith('.fifo');
   const base = fifo ? name.slice(0, -5) : name;
   if (!/^[A-Za-z0-9_-]{1,80}$/.test(base) || name.length > 80) {
-    throw new AwsError('InvalidParameterValue', 'Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length', 400);
+    throw new AwsError(
+      'InvalidParameterValue',
+      'Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length',
+      400,
+    );
   }
   if (fifoAttribute && !fifo) {
-    throw new AwsError('InvalidParameterValue', 'The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.', 400);
+    throw new AwsError(
+      'InvalidParameterValue',
+      'The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.',
+      400,
+    );
   }
   if (fifo && !fifoAttribute) {
-    throw new AwsError('InvalidParameterValue', 'The name of a FIFO queue must have the FifoQueue attribute set to true.', 400);
+    throw new AwsError(
+      'InvalidParameterValue',
+      'The name of a FIFO queue must have the FifoQueue attribute set to true.',
+      400,
+    );
   }
 }
 
-function normalizeAttributes(attributes: Record<string, string>, isFifo: boolean, forUpdate = false): Record<string, string> {
+function normalizeAttributes(
+  attributes: Record<string, string>,
+  isFifo: boolean,
+  forUpdate = false,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, raw] of Object.entries(attributes)) {
     if (!SETTABLE.has(name)) throw sqsErrors.invalidAttributeName(name);
@@ -197,7 +241,10 @@ function normalizeAttributes(attributes: Record<string, string>, isFifo: boolean
       if (!/^(true|false)$/i.test(value)) throw sqsErrors.invalidAttributeValue(name);
       out[name] = value.toLowerCase();
       continue;
-    } else if ((name === 'RedrivePolicy' || name === 'RedriveAllowPolicy' || name === 'Policy') && value !== '') {
+    } else if (
+      (name === 'RedrivePolicy' || name === 'RedriveAllowPolicy' || name === 'Policy') &&
+      value !== ''
+    ) {
       try {
         JSON.parse(value);
       } catch {

@@ -1,9 +1,26 @@
 /** AWS Systems Manager Parameter Store, JSON 1.1 protocol. */
 import { AwsError } from '../../core/errors';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/http';
-import { jsonError, jsonFault, jsonInput, jsonOk, jsonTarget, missingAuthTokenException, requireString, type JsonProtocolOptions } from '../../core/json-protocol';
+import {
+  jsonError,
+  jsonFault,
+  jsonInput,
+  jsonOk,
+  jsonTarget,
+  missingAuthTokenException,
+  requireString,
+  type JsonProtocolOptions,
+} from '../../core/json-protocol';
 import type { CallContext, RoutedCall, ServiceHandler } from '../../core/service';
-import { currentVersion, parameterArn, ssmErrors, type Parameter, type ParameterType, type ParameterVersion, type SsmStore } from './store';
+import {
+  currentVersion,
+  parameterArn,
+  ssmErrors,
+  type Parameter,
+  type ParameterType,
+  type ParameterVersion,
+  type SsmStore,
+} from './store';
 
 const PROTOCOL: JsonProtocolOptions = { version: '1.1', errorNamespace: 'com.amazonaws.ssm' };
 
@@ -66,7 +83,10 @@ export class SsmService implements ServiceHandler {
   }
 
   /** `name`, `name:<version>` or `name:<label>`. */
-  private resolve(ctx: CallContext, selectorName: string): { parameter: Parameter; version: ParameterVersion; selector?: string } {
+  private resolve(
+    ctx: CallContext,
+    selectorName: string,
+  ): { parameter: Parameter; version: ParameterVersion; selector?: string } {
     const colon = selectorName.lastIndexOf(':');
     const isArn = selectorName.startsWith('arn:');
     const hasSelector = colon > 0 && !(isArn && selectorName.slice(0, colon).split(':').length < 6);
@@ -79,7 +99,11 @@ export class SsmService implements ServiceHandler {
       ? parameter.versions.find((v) => v.version === Number(selector))
       : parameter.versions.find((v) => v.labels.includes(selector));
     if (!version) {
-      throw new AwsError('ParameterVersionNotFound', `Systems Manager could not find version ${selector} of ${name}. Verify the version and try again.`, 400);
+      throw new AwsError(
+        'ParameterVersionNotFound',
+        `Systems Manager could not find version ${selector} of ${name}. Verify the version and try again.`,
+        400,
+      );
     }
     return { parameter, version, selector: `:${selector}` };
   }
@@ -92,7 +116,9 @@ export class SsmService implements ServiceHandler {
   private getParameters(ctx: CallContext, input: Input): unknown {
     const names = Array.isArray(input.Names) ? (input.Names as string[]) : [];
     if (names.length < 1 || names.length > 10) {
-      throw ssmErrors.validation(`1 validation error detected: Value at 'names' failed to satisfy constraint: Member must have length ${names.length < 1 ? 'greater than or equal to 1' : 'less than or equal to 10'}`);
+      throw ssmErrors.validation(
+        `1 validation error detected: Value at 'names' failed to satisfy constraint: Member must have length ${names.length < 1 ? 'greater than or equal to 1' : 'less than or equal to 10'}`,
+      );
     }
     const Parameters: unknown[] = [];
     const InvalidParameters: string[] = [];
@@ -101,7 +127,11 @@ export class SsmService implements ServiceHandler {
         const { parameter, version, selector } = this.resolve(ctx, name);
         Parameters.push(parameterOutput(parameter, version, input.WithDecryption === true, selector));
       } catch (err) {
-        if (err instanceof AwsError && (err.code === 'ParameterNotFound' || err.code === 'ParameterVersionNotFound')) InvalidParameters.push(name);
+        if (
+          err instanceof AwsError &&
+          (err.code === 'ParameterNotFound' || err.code === 'ParameterVersionNotFound')
+        )
+          InvalidParameters.push(name);
         else throw err;
       }
     }
@@ -110,7 +140,10 @@ export class SsmService implements ServiceHandler {
 
   private getParametersByPath(ctx: CallContext, input: Input): unknown {
     const path = requireString(input, 'Path');
-    if (!path.startsWith('/')) throw ssmErrors.validation('The parameter doesn\'t meet the parameter name requirements. The parameter name must begin with a forward slash "/".');
+    if (!path.startsWith('/'))
+      throw ssmErrors.validation(
+        'The parameter doesn\'t meet the parameter name requirements. The parameter name must begin with a forward slash "/".',
+      );
     const prefix = path.endsWith('/') ? path : `${path}/`;
     const recursive = input.Recursive === true;
     const matches = this.store
@@ -146,28 +179,42 @@ export class SsmService implements ServiceHandler {
 
   private deleteParameters(ctx: CallContext, input: Input): unknown {
     const names = Array.isArray(input.Names) ? (input.Names as string[]) : [];
-    if (names.length < 1 || names.length > 10) throw ssmErrors.validation("1 validation error detected: Value at 'names' failed to satisfy constraint: Member must have length less than or equal to 10");
+    if (names.length < 1 || names.length > 10)
+      throw ssmErrors.validation(
+        "1 validation error detected: Value at 'names' failed to satisfy constraint: Member must have length less than or equal to 10",
+      );
     const DeletedParameters: string[] = [];
     const InvalidParameters: string[] = [];
-    for (const name of names) (this.store.delete(ctx.account, ctx.region, name) ? DeletedParameters : InvalidParameters).push(name);
+    for (const name of names)
+      (this.store.delete(ctx.account, ctx.region, name) ? DeletedParameters : InvalidParameters).push(name);
     return { DeletedParameters, InvalidParameters };
   }
 
   private describeParameters(ctx: CallContext, input: Input): unknown {
     const max = input.MaxResults;
     if (max !== undefined && (typeof max !== 'number' || max < 1 || max > 50)) {
-      throw ssmErrors.validation("1 validation error detected: Value at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 50");
+      throw ssmErrors.validation(
+        "1 validation error detected: Value at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 50",
+      );
     }
-    const matches = this.store.list(ctx.account, ctx.region).filter((p) => matchesFilters(p, input.ParameterFilters) && matchesLegacyFilters(p, input.Filters));
+    const matches = this.store
+      .list(ctx.account, ctx.region)
+      .filter((p) => matchesFilters(p, input.ParameterFilters) && matchesLegacyFilters(p, input.Filters));
     const { page, nextToken } = paginate(matches, input, 50);
     return { Parameters: page.map((p) => metadata(p, currentVersion(p))), NextToken: nextToken };
   }
 
   private taggedParameter(ctx: CallContext, input: Input): Parameter {
     const type = requireString(input, 'ResourceType');
-    if (type !== 'Parameter') throw new AwsError('InvalidResourceType', 'The resource type is not valid for this operation.', 400);
+    if (type !== 'Parameter')
+      throw new AwsError('InvalidResourceType', 'The resource type is not valid for this operation.', 400);
     const parameter = this.store.get(ctx.account, ctx.region, requireString(input, 'ResourceId'));
-    if (!parameter) throw new AwsError('InvalidResourceId', 'The resource ID is not valid. Verify that you entered the correct ID and try again.', 400);
+    if (!parameter)
+      throw new AwsError(
+        'InvalidResourceId',
+        'The resource ID is not valid. Verify that you entered the correct ID and try again.',
+        400,
+      );
     return parameter;
   }
 
@@ -179,7 +226,8 @@ export class SsmService implements ServiceHandler {
 
   private removeTags(ctx: CallContext, input: Input): unknown {
     const parameter = this.taggedParameter(ctx, input);
-    for (const key of Array.isArray(input.TagKeys) ? (input.TagKeys as string[]) : []) delete parameter.tags[key];
+    for (const key of Array.isArray(input.TagKeys) ? (input.TagKeys as string[]) : [])
+      delete parameter.tags[key];
     return {};
   }
 
@@ -204,10 +252,19 @@ function tagMap(tags: unknown[]): Record<string, string> {
 /** SecureString values stay encrypted unless WithDecryption is set. */
 function displayValue(version: ParameterVersion, decrypt: boolean): string {
   if (version.type !== 'SecureString' || decrypt) return version.value;
-  return Buffer.concat([Buffer.from([1, 2, 2, 0, 0x78]), Buffer.from(`${version.keyId}|`), Buffer.from(version.value).map((b) => b ^ 0x5a)]).toString('base64');
+  return Buffer.concat([
+    Buffer.from([1, 2, 2, 0, 0x78]),
+    Buffer.from(`${version.keyId}|`),
+    Buffer.from(version.value).map((b) => b ^ 0x5a),
+  ]).toString('base64');
 }
 
-function parameterOutput(parameter: Parameter, version: ParameterVersion, decrypt: boolean, selector?: string): Record<string, unknown> {
+function parameterOutput(
+  parameter: Parameter,
+  version: ParameterVersion,
+  decrypt: boolean,
+  selector?: string,
+): Record<string, unknown> {
   return {
     Name: parameter.name,
     Type: version.type,
@@ -250,11 +307,20 @@ function matchesFilters(parameter: Parameter, filters: unknown): boolean {
     const values = f.Values ?? [];
     switch (f.Key) {
       case 'Name':
-        return values.some((v) => (f.Option === 'BeginsWith' ? parameter.name.startsWith(v) : f.Option === 'Contains' ? parameter.name.includes(v) : parameter.name === v));
+        return values.some((v) =>
+          f.Option === 'BeginsWith'
+            ? parameter.name.startsWith(v)
+            : f.Option === 'Contains'
+              ? parameter.name.includes(v)
+              : parameter.name === v,
+        );
       case 'Path':
         return values.some((v) => {
           const prefix = v.endsWith('/') ? v : `${v}/`;
-          return parameter.name.startsWith(prefix) && (f.Option === 'Recursive' || !parameter.name.slice(prefix.length).includes('/'));
+          return (
+            parameter.name.startsWith(prefix) &&
+            (f.Option === 'Recursive' || !parameter.name.slice(prefix.length).includes('/'))
+          );
         });
       case 'Type':
         return values.includes(version.type);
@@ -271,7 +337,9 @@ function matchesFilters(parameter: Parameter, filters: unknown): boolean {
           const tag = parameter.tags[f.Key.slice(4)];
           return tag !== undefined && (values.length === 0 || values.includes(tag));
         }
-        throw ssmErrors.validation(`The following filter key is not valid: ${f.Key}. Valid filter keys include: [Path, Name, Type, KeyId, Tier, Label, DataType, tag:].`);
+        throw ssmErrors.validation(
+          `The following filter key is not valid: ${f.Key}. Valid filter keys include: [Path, Name, Type, KeyId, Tier, Label, DataType, tag:].`,
+        );
     }
   });
 }

@@ -45,7 +45,8 @@ export interface PutParameterInput {
 const TYPES = new Set(['String', 'StringList', 'SecureString']);
 
 export const ssmErrors = {
-  notFound: (name?: string) => new AwsError('ParameterNotFound', name ? `Parameter ${name} not found.` : '', 400),
+  notFound: (name?: string) =>
+    new AwsError('ParameterNotFound', name ? `Parameter ${name} not found.` : '', 400),
   validation: (message: string) => new AwsError('ValidationException', message, 400),
 };
 
@@ -65,21 +66,31 @@ export class SsmStore {
     const name = normalizeName(input.name);
     validateName(name, input.allowReserved === true);
     if (input.value === undefined || input.value === null || input.value === '') {
-      throw ssmErrors.validation("1 validation error detected: Value '' at 'value' failed to satisfy constraint: Member must have length greater than or equal to 1");
+      throw ssmErrors.validation(
+        "1 validation error detected: Value '' at 'value' failed to satisfy constraint: Member must have length greater than or equal to 1",
+      );
     }
     if (input.type !== undefined && !TYPES.has(input.type)) {
-      throw ssmErrors.validation(`1 validation error detected: Value '${input.type}' at 'type' failed to satisfy constraint: Member must satisfy enum value set: [SecureString, StringList, String]`);
+      throw ssmErrors.validation(
+        `1 validation error detected: Value '${input.type}' at 'type' failed to satisfy constraint: Member must satisfy enum value set: [SecureString, StringList, String]`,
+      );
     }
     const tier = input.tier ?? 'Standard';
     if (!['Standard', 'Advanced', 'Intelligent-Tiering'].includes(tier)) {
-      throw ssmErrors.validation(`1 validation error detected: Value '${tier}' at 'tier' failed to satisfy constraint: Member must satisfy enum value set: [Standard, Advanced, Intelligent-Tiering]`);
+      throw ssmErrors.validation(
+        `1 validation error detected: Value '${tier}' at 'tier' failed to satisfy constraint: Member must satisfy enum value set: [Standard, Advanced, Intelligent-Tiering]`,
+      );
     }
     if (tier === 'Standard' && Buffer.byteLength(input.value) > 4096) {
-      throw ssmErrors.validation('Standard tier parameters support a maximum parameter value of 4096 characters. To create a larger parameter value, upgrade the parameter to use the advanced-parameter tier.');
+      throw ssmErrors.validation(
+        'Standard tier parameters support a maximum parameter value of 4096 characters. To create a larger parameter value, upgrade the parameter to use the advanced-parameter tier.',
+      );
     }
     const dataType = input.dataType ?? 'text';
     if (!['text', 'aws:ec2:image', 'aws:ssm:integration'].includes(dataType)) {
-      throw ssmErrors.validation(`The following data type is not supported: ${dataType} (Data type names are all lowercase.)`);
+      throw ssmErrors.validation(
+        `The following data type is not supported: ${dataType} (Data type names are all lowercase.)`,
+      );
     }
     if (input.tags && input.overwrite) {
       throw ssmErrors.validation(
@@ -89,17 +100,29 @@ export class SsmStore {
     const key = SsmStore.key(account, region, name);
     const existing = this.parameters.get(key);
     if (existing && !input.overwrite) {
-      throw new AwsError('ParameterAlreadyExists', 'The parameter already exists. To overwrite this value, set the overwrite option in the request to true.', 400);
+      throw new AwsError(
+        'ParameterAlreadyExists',
+        'The parameter already exists. To overwrite this value, set the overwrite option in the request to true.',
+        400,
+      );
     }
     const previous = existing?.versions[existing.versions.length - 1];
     const type = input.type ?? previous?.type;
     if (!type) throw ssmErrors.validation('A parameter type is required when you create a parameter.');
     const allowedPattern = input.allowedPattern ?? previous?.allowedPattern;
     if (allowedPattern && !new RegExp(allowedPattern).test(input.value)) {
-      throw new AwsError('ParameterPatternMismatchException', `Parameter value, cannot be validated against allowedPattern: ${allowedPattern}`, 400);
+      throw new AwsError(
+        'ParameterPatternMismatchException',
+        `Parameter value, cannot be validated against allowedPattern: ${allowedPattern}`,
+        400,
+      );
     }
     if (existing && existing.versions.length >= 100) {
-      throw new AwsError('ParameterMaxVersionLimitExceeded', `You attempted to create a new version of ${name} by calling the PutParameter API with the overwrite flag. Version ${existing.versions[0]!.version}, the oldest version, can't be deleted because it has a label associated with it. Move the label to another version of the parameter, and try again.`, 400);
+      throw new AwsError(
+        'ParameterMaxVersionLimitExceeded',
+        `You attempted to create a new version of ${name} by calling the PutParameter API with the overwrite flag. Version ${existing.versions[0]!.version}, the oldest version, can't be deleted because it has a label associated with it. Move the label to another version of the parameter, and try again.`,
+        400,
+      );
     }
     const version: ParameterVersion = {
       version: (previous?.version ?? 0) + 1,
@@ -107,7 +130,7 @@ export class SsmStore {
       type,
       description: input.description ?? previous?.description,
       allowedPattern,
-      keyId: type === 'SecureString' ? input.keyId ?? previous?.keyId ?? 'alias/aws/ssm' : undefined,
+      keyId: type === 'SecureString' ? (input.keyId ?? previous?.keyId ?? 'alias/aws/ssm') : undefined,
       dataType,
       tier,
       lastModified: new Date(),
@@ -118,7 +141,13 @@ export class SsmStore {
       existing.versions.push(version);
       return existing;
     }
-    const parameter: Parameter = { account, region, name, versions: [version], tags: { ...(input.tags ?? {}) } };
+    const parameter: Parameter = {
+      account,
+      region,
+      name,
+      versions: [version],
+      tags: { ...(input.tags ?? {}) },
+    };
     this.parameters.set(key, parameter);
     return parameter;
   }
@@ -128,7 +157,9 @@ export class SsmStore {
   }
 
   list(account: string, region: string): Parameter[] {
-    return [...this.parameters.values()].filter((p) => p.account === account && p.region === region).sort((a, b) => (a.name < b.name ? -1 : 1));
+    return [...this.parameters.values()]
+      .filter((p) => p.account === account && p.region === region)
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
   clear(): void {
@@ -154,17 +185,26 @@ function normalizeName(name: string): string {
 
 function validateName(name: string, allowReserved: boolean): void {
   if (!name || name.length > 1011) {
-    throw ssmErrors.validation(`1 validation error detected: Value '${name}' at 'name' failed to satisfy constraint: Member must have length less than or equal to 2048`);
+    throw ssmErrors.validation(
+      `1 validation error detected: Value '${name}' at 'name' failed to satisfy constraint: Member must have length less than or equal to 2048`,
+    );
   }
   if (!/^[A-Za-z0-9_.\-/]+$/.test(name)) {
-    throw ssmErrors.validation('Parameter name: can\'t be prefixed with "aws" or "ssm" (case-insensitive). It must use only letters, numbers, or the following symbols: . (period), - (hyphen), _ (underscore). Special characters are not allowed. All sub-paths, if specified, must use the forward slash symbol "/". Valid example: /get/parameters2-/by1./path0_.');
+    throw ssmErrors.validation(
+      'Parameter name: can\'t be prefixed with "aws" or "ssm" (case-insensitive). It must use only letters, numbers, or the following symbols: . (period), - (hyphen), _ (underscore). Special characters are not allowed. All sub-paths, if specified, must use the forward slash symbol "/". Valid example: /get/parameters2-/by1./path0_.',
+    );
   }
   const firstSegment = name.replace(/^\//, '').split('/')[0]!.toLowerCase();
   if (!allowReserved && (firstSegment.startsWith('aws') || firstSegment.startsWith('ssm'))) {
     throw new AwsError('AccessDeniedException', `No access to reserved parameter name: ${name}.`, 400);
   }
-  if (name.includes('/') && !name.startsWith('/')) throw ssmErrors.validation('Parameter name must be a fully qualified name.');
+  if (name.includes('/') && !name.startsWith('/'))
+    throw ssmErrors.validation('Parameter name must be a fully qualified name.');
   if (name.split('/').length - 1 > 15) {
-    throw new AwsError('HierarchyLevelLimitExceededException', 'A hierarchy can have a maximum of 15 levels.', 400);
+    throw new AwsError(
+      'HierarchyLevelLimitExceededException',
+      'A hierarchy can have a maximum of 15 levels.',
+      400,
+    );
   }
 }
