@@ -1,6 +1,10 @@
 /** Shared test setup: one emulator per test file, real SDK clients pointed at it. */
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../src/index';
 
+// A project's `testTimeout` is not applied when jest runs from the repository root
+// (it is a global option), so every file importing this sets its own.
+jest.setTimeout(60_000);
+
 export interface TestCredentials {
   accessKeyId: string;
   secretAccessKey: string;
