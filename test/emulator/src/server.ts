@@ -248,9 +248,9 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 function send(res: http.ServerResponse, req: EmulatorRequest, response: EmulatorResponse): void {
   const headers: Record<string, string | number> = { ...response.headers };
   const noBody = req.method === 'HEAD' || response.status === 204 || response.status === 304;
-  if (!noBody) {
-    const length = response.body === undefined ? 0 : Buffer.byteLength(response.body);
-    if (headers['content-length'] === undefined) headers['content-length'] = length;
+  if (headers['content-length'] === undefined && response.status !== 204 && response.status !== 304) {
+    // A known length keeps the connection alive (HEAD answers included).
+    headers['content-length'] = response.body === undefined ? 0 : Buffer.byteLength(response.body);
   }
   res.writeHead(response.status, headers);
   if (noBody || response.body === undefined) res.end();
