@@ -72,6 +72,11 @@ export class EmulatorServer {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const arrivedAt = performance.now();
+    const isControl = (req.url ?? '').startsWith('/_emulator');
+    if (!isControl) {
+      this.state.inFlight++;
+      res.once('close', () => this.state.inFlight--);
+    }
     const body = await readBody(req);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -87,7 +92,7 @@ export class EmulatorServer {
       arrivedAt,
     };
 
-    if (request.rawPath === '/_emulator' || request.rawPath.startsWith('/_emulator/')) {
+    if (isControl) {
       send(res, request, await this.control.handle(request));
       return;
     }

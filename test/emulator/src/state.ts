@@ -61,6 +61,8 @@ export class EmulatorState {
   private readonly adapters: Map<string, ResourceAdapter>;
   private readonly genericAdapter: GenericAdapter;
   readonly services = new Map<string, ServiceHandler>();
+  /** AWS requests whose headers arrived and that are not answered yet. */
+  inFlight = 0;
   private readonly listeners: Array<() => void> = [];
 
   constructor(readonly options: EmulatorStateOptions = {}) {

@@ -39,6 +39,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash } from 'node:crypto';
 import * as http from 'node:http';
+import { Readable } from 'node:stream';
 import { clientConfig, useEmulator } from './helpers';
 
 const ctx = useEmulator();
@@ -363,6 +364,38 @@ describe('objects', () => {
       ),
     );
     expect(missing.name).toBe('NoSuchKey');
+  });
+
+  test('a delete that completes while an If-None-Match write is in flight makes the write 409 ConditionalRequestConflict', async () => {
+    await bucket('conflict-bucket');
+    await s3.send(new PutObjectCommand({ Bucket: 'conflict-bucket', Key: 'lock.json', Body: 'held' }));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    async function* slowBody() {
+      yield Buffer.from('mi');
+      await released;
+      yield Buffer.from('ne');
+    }
+    const write = s3
+      .send(
+        new PutObjectCommand({
+          Bucket: 'conflict-bucket',
+          Key: 'lock.json',
+          Body: Readable.from(slowBody()),
+          ContentLength: 4,
+          IfNoneMatch: '*',
+        }),
+      )
+      .then(
+        () => undefined,
+        (e: S3ServiceException) => e,
+      );
+    // The write's headers and first bytes reach the emulator; the rest waits until the lock is deleted.
+    while ((await ctx.emulator.control.stats()).inFlight < 1) await new Promise((r) => setTimeout(r, 10));
+    await s3.send(new DeleteObjectCommand({ Bucket: 'conflict-bucket', Key: 'lock.json' }));
+    release();
+    const err = await write;
+    expect(err).toMatchObject({ name: 'ConditionalRequestConflict', $metadata: { httpStatusCode: 409 } });
   });
 
   test('conditional GET and HEAD headers', async () => {

@@ -31,6 +31,8 @@ export interface EmulatorStats {
   rssBytes: number;
   /** Requests served since start or the last clear. */
   requests: number;
+  /** AWS requests whose headers arrived and that are not answered yet. */
+  inFlight: number;
 }
 
 export class EmulatorControlClient {

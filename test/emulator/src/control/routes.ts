@@ -33,6 +33,7 @@ export class ControlApi {
         cpuSystemMs: Math.round(cpu.system / 1000),
         rssBytes: process.memoryUsage().rss,
         requests: this.state.requests.snapshot().total,
+        inFlight: this.state.inFlight,
       });
     });
     this.add('POST', /^\/_emulator\/reset$/, () => {
