@@ -38,23 +38,6 @@ export function queryError(err: AwsError, xmlns: string, requestId: string): Emu
   };
 }
 
-/** `prefix.member.N` lists (`Tags.member.1.Key`, ...) as arrays of records. */
-export function memberList(params: URLSearchParams, prefix: string): Array<Record<string, string>> {
-  const items = new Map<number, Record<string, string>>();
-  const head = `${prefix}.member.`;
-  for (const [key, value] of params) {
-    if (!key.startsWith(head)) continue;
-    const rest = key.slice(head.length);
-    const dot = rest.indexOf('.');
-    const index = Number(dot < 0 ? rest : rest.slice(0, dot));
-    const field = dot < 0 ? '' : rest.slice(dot + 1);
-    const item = items.get(index) ?? {};
-    item[field] = value;
-    items.set(index, item);
-  }
-  return [...items.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-}
-
 export function requireParam(params: URLSearchParams, name: string): string {
   const value = params.get(name);
   if (value === null || value === '') {

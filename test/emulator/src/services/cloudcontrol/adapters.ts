@@ -147,10 +147,10 @@ export class GenericAdapter implements ResourceAdapter {
       GenericStore.key(scope.account, scope.region, schema.typeName, identifier),
     );
     if (!record) throw notFound(schema.typeName, identifier);
-    const readOnly: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(record.model))
-      if (!(k in writable(schema, { [k]: v }))) readOnly[k] = v;
-    record.model = completeModel(schema, { ...desired, ...readOnly }, scope);
+    // Read-only attributes keep the values generated at creation.
+    const writableNow = writable(schema, record.model);
+    const generated = Object.fromEntries(Object.entries(record.model).filter(([k]) => !(k in writableNow)));
+    record.model = completeModel(schema, { ...desired, ...generated }, scope);
     return { identifier, model: record.model };
   }
 

@@ -117,12 +117,6 @@ export function setAt(model: Record<string, unknown>, segments: string[], value:
   node[segments[segments.length - 1]!] = value;
 }
 
-export function deleteAt(model: Record<string, unknown>, segments: string[]): void {
-  const parent = getAt(model, segments.slice(0, -1));
-  if (parent && typeof parent === 'object')
-    delete (parent as Record<string, unknown>)[segments[segments.length - 1]!];
-}
-
 /** The schema of a property path (following $ref into definitions). */
 export function schemaAt(root: ResourceSchema, segments: string[]): JsonSchema | undefined {
   let node: JsonSchema | undefined = root;
@@ -144,9 +138,4 @@ export function resolveRef(root: JsonSchema, node: JsonSchema | undefined): Json
     current = m ? root.definitions?.[m[1]!] : undefined;
   }
   return current;
-}
-
-/** Top-level read-only property names (a nested read-only pointer counts for its top-level property only when it is the whole property). */
-export function isReadOnlyPointer(schema: ResourceSchema, pointer: string): boolean {
-  return (schema.readOnlyProperties ?? []).includes(pointer);
 }

@@ -117,11 +117,6 @@ export class S3Store {
     return bucket;
   }
 
-  /** Number of keys with a live (not delete-marker) current version, plus all versions. */
-  isEmpty(bucket: Bucket): boolean {
-    return bucket.objects.size === 0;
-  }
-
   clear(): void {
     this.buckets.clear();
   }
