@@ -6,7 +6,9 @@ const cdk = require('aws-cdk-lib');
 const lambda = require('aws-cdk-lib/aws-lambda');
 
 const app = new cdk.App();
-const stack = new cdk.Stack(app, 'LambdaAssetApp', { stackName: app.node.tryGetContext('stackName') ?? 'CdkdLambdaAssetApp' });
+const stack = new cdk.Stack(app, 'LambdaAssetApp', {
+  stackName: app.node.tryGetContext('stackName') ?? 'CdkdLambdaAssetApp',
+});
 
 const fn = new lambda.Function(stack, 'Handler', {
   runtime: lambda.Runtime.NODEJS_22_X,

@@ -4,6 +4,7 @@
  * else), refreshed shortly before they expire. Used for the CDK bootstrap
  * file- and image-publishing roles the asset manifest names.
  */
+import type * as StsModule from '@aws-sdk/client-sts';
 import type { AssumeRoleCommandInput } from '@aws-sdk/client-sts';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import type { AwsClientFactory } from '../config/aws-clients';
@@ -20,10 +21,13 @@ export interface AssumeRoleOptions {
 }
 
 /** A credential provider for the role; the first call assumes it, later calls reuse the session until it nears expiry. */
-export function assumeRoleCredentials(aws: AwsClientFactory, options: AssumeRoleOptions): AwsCredentialIdentityProvider {
+export function assumeRoleCredentials(
+  aws: AwsClientFactory,
+  options: AssumeRoleOptions,
+): AwsCredentialIdentityProvider {
   let current: Promise<AwsCredentialIdentity> | undefined;
   const assume = async (): Promise<AwsCredentialIdentity> => {
-    const { STSClient, AssumeRoleCommand } = require('@aws-sdk/client-sts') as typeof import('@aws-sdk/client-sts');
+    const { STSClient, AssumeRoleCommand } = require('@aws-sdk/client-sts') as typeof StsModule;
     try {
       const out = await aws.get(STSClient).send(
         new AssumeRoleCommand({
@@ -35,18 +39,27 @@ export function assumeRoleCredentials(aws: AwsClientFactory, options: AssumeRole
       );
       const c = out.Credentials;
       if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error('the response carried no credentials');
-      return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: c.Expiration };
+      return {
+        accessKeyId: c.AccessKeyId,
+        secretAccessKey: c.SecretAccessKey,
+        sessionToken: c.SessionToken,
+        expiration: c.Expiration,
+      };
     } catch (err) {
-      throw new AssetPublishError(`Cannot assume the asset publishing role ${options.roleArn}: ${(err as Error).message}`, {
-        cause: err,
-        remedy:
-          'Bootstrap the environment for the CDK (`cdk bootstrap`) and allow your credentials to assume the role, or run `cdkd bootstrap` so cdkd publishes assets to its own storage.',
-      });
+      throw new AssetPublishError(
+        `Cannot assume the asset publishing role ${options.roleArn}: ${(err as Error).message}`,
+        {
+          cause: err,
+          remedy:
+            'Bootstrap the environment for the CDK (`cdk bootstrap`) and allow your credentials to assume the role, or run `cdkd bootstrap` so cdkd publishes assets to its own storage.',
+        },
+      );
     }
   };
   return async () => {
     const creds = current ? await current.catch(() => undefined) : undefined;
-    if (creds && (!creds.expiration || creds.expiration.getTime() - Date.now() > REFRESH_MARGIN_MS)) return creds;
+    if (creds && (!creds.expiration || creds.expiration.getTime() - Date.now() > REFRESH_MARGIN_MS))
+      return creds;
     current = assume();
     return current;
   };

@@ -4,7 +4,18 @@
  * rest of cdkd. Role assumption (CDK bootstrap destinations) goes through
  * {@link assumeRoleCredentials}.
  */
-import type { Account, ClientOptions, IAws, IECRClient, IS3Client, ISecretsManagerClient } from '@aws-cdk/cdk-assets-lib';
+import type * as S3Module from '@aws-sdk/client-s3';
+import type * as EcrModule from '@aws-sdk/client-ecr';
+import type * as SecretsManagerModule from '@aws-sdk/client-secrets-manager';
+import type * as LibStorage from '@aws-sdk/lib-storage';
+import type {
+  Account,
+  ClientOptions,
+  IAws,
+  IECRClient,
+  IS3Client,
+  ISecretsManagerClient,
+} from '@aws-cdk/cdk-assets-lib';
 import type { AwsClientFactory } from '../config/aws-clients';
 import { assumeRoleCredentials } from './assume-role';
 
@@ -39,23 +50,27 @@ export class CdkAssetsAws implements IAws {
   }
 
   async s3Client(options: ClientOptions): Promise<IS3Client> {
-    const s3 = require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
-    const client = this.factoryFor(options).get(s3.S3Client, { region: options.region ?? this.defaultRegion });
+    const s3 = require('@aws-sdk/client-s3') as typeof S3Module;
+    const client = this.factoryFor(options).get(s3.S3Client, {
+      region: options.region ?? this.defaultRegion,
+    });
     return {
       getBucketEncryption: (input) => client.send(new s3.GetBucketEncryptionCommand(input)),
       getBucketLocation: (input) => client.send(new s3.GetBucketLocationCommand(input)),
       listObjectsV2: (input) => client.send(new s3.ListObjectsV2Command(input)),
       upload: async (input) => {
         // lib-storage sends one PutObject for small bodies and a multipart upload for large ones.
-        const { Upload } = require('@aws-sdk/lib-storage') as typeof import('@aws-sdk/lib-storage');
+        const { Upload } = require('@aws-sdk/lib-storage') as typeof LibStorage;
         return new Upload({ client, params: input }).done();
       },
     };
   }
 
   async ecrClient(options: ClientOptions): Promise<IECRClient> {
-    const ecr = require('@aws-sdk/client-ecr') as typeof import('@aws-sdk/client-ecr');
-    const client = this.factoryFor(options).get(ecr.ECRClient, { region: options.region ?? this.defaultRegion });
+    const ecr = require('@aws-sdk/client-ecr') as typeof EcrModule;
+    const client = this.factoryFor(options).get(ecr.ECRClient, {
+      region: options.region ?? this.defaultRegion,
+    });
     return {
       describeImages: (input) => client.send(new ecr.DescribeImagesCommand(input)),
       describeRepositories: (input) => client.send(new ecr.DescribeRepositoriesCommand(input)),
@@ -64,8 +79,10 @@ export class CdkAssetsAws implements IAws {
   }
 
   async secretsManagerClient(options: ClientOptions): Promise<ISecretsManagerClient> {
-    const sm = require('@aws-sdk/client-secrets-manager') as typeof import('@aws-sdk/client-secrets-manager');
-    const client = this.factoryFor(options).get(sm.SecretsManagerClient, { region: options.region ?? this.defaultRegion });
+    const sm = require('@aws-sdk/client-secrets-manager') as typeof SecretsManagerModule;
+    const client = this.factoryFor(options).get(sm.SecretsManagerClient, {
+      region: options.region ?? this.defaultRegion,
+    });
     return { getSecretValue: (input) => client.send(new sm.GetSecretValueCommand(input)) };
   }
 

@@ -3,7 +3,14 @@ export type { AssetMode, CdkdAssetStorage, CdkBootstrapAssetStorage } from './as
 export { prepareStackAssets } from './prepare';
 export type { PlannedAsset, PreparedStackAssets, AssetType } from './prepare';
 export { publishAssets, publishStackAssets, ASSET_PROGRESS_CODE, DEFAULT_ASSET_CONCURRENCY } from './publish';
-export type { PublishAssetsOptions, PublishAssetsResult, AssetTarget, AssetOutcome, AssetStatus, AssetProgressData } from './publish';
+export type {
+  PublishAssetsOptions,
+  PublishAssetsResult,
+  AssetTarget,
+  AssetOutcome,
+  AssetStatus,
+  AssetProgressData,
+} from './publish';
 export { rewriteStorageNames, replaceNames } from './template-rewrite';
 export type { NameReplacement } from './template-rewrite';
 export { CdkAssetsAws } from './aws-adapter';

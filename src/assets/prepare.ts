@@ -7,6 +7,7 @@
  * own template, which the CDK uploads for CloudFormation, is not an asset cdkd
  * needs.
  */
+import type * as CdkAssets from '@aws-cdk/cdk-assets-lib';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type {
@@ -18,7 +19,8 @@ import type {
 } from '@aws-cdk/cloud-assembly-schema';
 import type { AssetManifest, IManifestEntry } from '@aws-cdk/cdk-assets-lib';
 import type { CloudFormationTemplate, SynthesizedStack } from '../synth/cloud-assembly';
-import { UNKNOWN_REGION } from '../synth/cloud-assembly';
+import { UNKNOWN_ACCOUNT, UNKNOWN_REGION } from '../synth/cloud-assembly';
+import { partitionOfRegion } from '../config/aws-clients';
 import { AssetPublishError } from '../util/errors';
 import type { AssetMode } from './asset-mode';
 import { rewriteStorageNames } from './template-rewrite';
@@ -37,7 +39,7 @@ export interface PlannedAsset {
   displayName: string;
   /** Absolute path of the source file or directory (the docker build directory for images), when it has one. */
   sourcePath?: string;
-  /** `s3://bucket/key` or `repository:tag`, as the manifest writes it (placeholders may remain). */
+  /** `s3://bucket/key` or `repository:tag`, with the manifest's placeholders filled in from the stack's environment. */
   destination: string;
   /** Display path of the stack the asset belongs to. */
   stack: string;
@@ -52,12 +54,18 @@ export interface PreparedStackAssets {
   mode: AssetMode;
   /** The template to deploy: the synthesized one, with storage names rewritten in cdkd mode. */
   template: CloudFormationTemplate;
+  /**
+   * The storage-name rewrite applied to {@link template} (empty in cdk-bootstrap mode). Apply it with
+   * `rewriteStorageNames` to the stack's nested-stack templates too: their assets are in the same manifest.
+   */
+  replacements: NameReplacement[];
   assets: PlannedAsset[];
 }
 
 /** Plans the publishing of `stack`'s assets in `mode`; pure apart from reading the asset manifests. */
 export function prepareStackAssets(stack: SynthesizedStack, mode: AssetMode): PreparedStackAssets {
-  const { AssetManifest: Manifest, DestinationPattern } = require('@aws-cdk/cdk-assets-lib') as typeof import('@aws-cdk/cdk-assets-lib');
+  const { AssetManifest: Manifest, DestinationPattern } =
+    require('@aws-cdk/cdk-assets-lib') as typeof CdkAssets;
   const replacements: NameReplacement[] = [];
   const assets: PlannedAsset[] = [];
 
@@ -67,7 +75,15 @@ export function prepareStackAssets(stack: SynthesizedStack, mode: AssetMode): Pr
     const files: Record<string, FileAsset> = {};
     for (const [id, asset] of Object.entries(schema.files ?? {})) {
       if (isStackTemplate(asset, directory, stack)) continue;
-      files[id] = mode.mode === 'cdkd' ? { ...asset, destinations: mapValues(asset.destinations, (d) => toCdkdFile(d, mode.assetBucket, stack, replacements)) } : asset;
+      files[id] =
+        mode.mode === 'cdkd'
+          ? {
+              ...asset,
+              destinations: mapValues(asset.destinations, (d) =>
+                toCdkdFile(d, mode.assetBucket, stack, replacements),
+              ),
+            }
+          : asset;
     }
     const images: Record<string, DockerImageAsset> = {};
     for (const [id, asset] of Object.entries(schema.dockerImages ?? {})) {
@@ -79,7 +95,10 @@ export function prepareStackAssets(stack: SynthesizedStack, mode: AssetMode): Pr
           );
         }
         const repository = mode.containerRepository;
-        images[id] = { ...asset, destinations: mapValues(asset.destinations, (d) => toCdkdImage(d, repository, stack, replacements)) };
+        images[id] = {
+          ...asset,
+          destinations: mapValues(asset.destinations, (d) => toCdkdImage(d, repository, stack, replacements)),
+        };
       } else {
         images[id] = asset;
       }
@@ -93,7 +112,7 @@ export function prepareStackAssets(stack: SynthesizedStack, mode: AssetMode): Pr
   }
 
   const template = mode.mode === 'cdkd' ? rewriteStorageNames(stack.template, replacements) : stack.template;
-  return { stack, mode, template, assets };
+  return { stack, mode, template, replacements, assets };
 }
 
 function readManifest(file: string): AssetManifestSchema {
@@ -109,24 +128,43 @@ function readManifest(file: string): AssetManifestSchema {
 
 /** The CDK uploads the stack's template for CloudFormation; cdkd deploys without it. */
 function isStackTemplate(asset: FileAsset, directory: string, stack: SynthesizedStack): boolean {
-  return asset.source.path !== undefined && asset.source.packaging !== 'zip' && path.resolve(directory, asset.source.path) === stack.templateFile;
+  return (
+    asset.source.path !== undefined &&
+    asset.source.packaging !== 'zip' &&
+    path.resolve(directory, asset.source.path) === stack.templateFile
+  );
 }
 
 function stackRegion(stack: SynthesizedStack): string | undefined {
   return stack.environment.region === UNKNOWN_REGION ? undefined : stack.environment.region;
 }
 
-function toCdkdFile(d: FileDestination, bucket: string, stack: SynthesizedStack, replacements: NameReplacement[]): FileDestination {
+function toCdkdFile(
+  d: FileDestination,
+  bucket: string,
+  stack: SynthesizedStack,
+  replacements: NameReplacement[],
+): FileDestination {
   replacements.push({ from: d.bucketName, to: bucket });
   return { bucketName: bucket, objectKey: d.objectKey, region: d.region ?? stackRegion(stack) };
 }
 
-function toCdkdImage(d: DockerImageDestination, repository: string, stack: SynthesizedStack, replacements: NameReplacement[]): DockerImageDestination {
+function toCdkdImage(
+  d: DockerImageDestination,
+  repository: string,
+  stack: SynthesizedStack,
+  replacements: NameReplacement[],
+): DockerImageDestination {
   replacements.push({ from: d.repositoryName, to: repository });
   return { repositoryName: repository, imageTag: d.imageTag, region: d.region ?? stackRegion(stack) };
 }
 
-function describeEntry(entry: IManifestEntry, manifest: AssetManifest, directory: string, stack: SynthesizedStack): PlannedAsset {
+function describeEntry(
+  entry: IManifestEntry,
+  manifest: AssetManifest,
+  directory: string,
+  stack: SynthesizedStack,
+): PlannedAsset {
   const base = {
     assetId: entry.id.assetId,
     destinationId: entry.id.destinationId,
@@ -142,7 +180,7 @@ function describeEntry(entry: IManifestEntry, manifest: AssetManifest, directory
       ...base,
       type: 'docker-image',
       sourcePath: source.directory ? path.resolve(directory, source.directory) : undefined,
-      destination: `${dest.repositoryName}:${dest.imageTag}`,
+      destination: fillPlaceholders(`${dest.repositoryName}:${dest.imageTag}`, stack),
     };
   }
   const source = entry.genericSource as FileAsset['source'];
@@ -151,8 +189,20 @@ function describeEntry(entry: IManifestEntry, manifest: AssetManifest, directory
     ...base,
     type: 'file',
     sourcePath: source.path ? path.resolve(directory, source.path) : undefined,
-    destination: `s3://${dest.bucketName}/${dest.objectKey}`,
+    destination: fillPlaceholders(`s3://${dest.bucketName}/${dest.objectKey}`, stack),
   };
+}
+
+/** The manifest's `${AWS::AccountId}` / `${AWS::Region}` / `${AWS::Partition}`, as cdk-assets will fill them for this stack. */
+function fillPlaceholders(s: string, stack: SynthesizedStack): string {
+  const { account, region } = stack.environment;
+  return s
+    .replace(/\$\{AWS::AccountId\}/g, account === UNKNOWN_ACCOUNT ? '${AWS::AccountId}' : account)
+    .replace(/\$\{AWS::Region\}/g, region === UNKNOWN_REGION ? '${AWS::Region}' : region)
+    .replace(
+      /\$\{AWS::Partition\}/g,
+      region === UNKNOWN_REGION ? '${AWS::Partition}' : partitionOfRegion(region),
+    );
 }
 
 function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {

@@ -6,6 +6,7 @@
  * one must be built and docker is missing, nothing is published and the error
  * names the asset. Uploads run in parallel, bounded.
  */
+import type * as CdkAssets from '@aws-cdk/cdk-assets-lib';
 import type { AssetPublishing, EventType, IPublishProgress } from '@aws-cdk/cdk-assets-lib';
 import type { AwsClientFactory } from '../config/aws-clients';
 import type { CloudFormationTemplate, SynthesizedStack } from '../synth/cloud-assembly';
@@ -18,6 +19,7 @@ import { CdkAssetsAws } from './aws-adapter';
 import { dockerCommand, isDockerAvailable } from './docker';
 import { prepareStackAssets } from './prepare';
 import type { AssetType, PlannedAsset, PreparedStackAssets } from './prepare';
+import type { NameReplacement } from './template-rewrite';
 
 /** Default number of assets published at once. */
 export const DEFAULT_ASSET_CONCURRENCY = 8;
@@ -49,7 +51,7 @@ export interface AssetOutcome {
   displayName: string;
   /** Display path of the stack (the first, when several stacks share the asset). */
   stack: string;
-  /** `s3://bucket/key` or `repository:tag` as planned (placeholders may remain in cdk-bootstrap mode). */
+  /** `s3://bucket/key` or `repository:tag`. */
   destination: string;
   status: AssetStatus;
 }
@@ -57,6 +59,8 @@ export interface AssetOutcome {
 export interface PublishAssetsResult {
   /** Each target stack's template to deploy, by artifact id (storage names rewritten in cdkd mode). */
   templates: Map<string, CloudFormationTemplate>;
+  /** Each target stack's storage-name rewrite, by artifact id: apply it to its nested-stack templates. */
+  replacements: Map<string, NameReplacement[]>;
   assets: AssetOutcome[];
 }
 
@@ -96,7 +100,9 @@ export async function publishAssets(options: PublishAssetsOptions): Promise<Publ
 
   // 1. What is already there (one List / DescribeImages call each).
   await mapWithConcurrency(jobs, concurrency, async (job) => {
-    job.published = await publisherFor(job, awsFor(job.stack), options.ioHost).isEntryPublished(job.asset.entry);
+    job.published = await publisherFor(job, awsFor(job.stack), options.ioHost).isEntryPublished(
+      job.asset.entry,
+    );
   });
 
   // 2. Images to build need docker: refuse before uploading anything.
@@ -104,11 +110,18 @@ export async function publishAssets(options: PublishAssetsOptions): Promise<Publ
   if (toBuild.length > 0) {
     const command = options.dockerCommand ?? dockerCommand();
     if (!(await isDockerAvailable(command))) {
-      const names = toBuild.map((j) => `${j.asset.stack}: ${j.asset.displayName} (asset ${j.asset.assetId}${j.asset.sourcePath ? `, built from ${j.asset.sourcePath}` : ''})`);
-      throw new AssetPublishError(`Container image assets need '${command}', which is not installed or not on the PATH:\n  ${names.join('\n  ')}`, {
-        code: 'DOCKER_NOT_FOUND',
-        remedy: 'Install Docker (or set CDK_DOCKER to a compatible container client, e.g. finch or podman) and run the command again.',
-      });
+      const names = toBuild.map(
+        (j) =>
+          `${j.asset.stack}: ${j.asset.displayName} (asset ${j.asset.assetId}${j.asset.sourcePath ? `, built from ${j.asset.sourcePath}` : ''})`,
+      );
+      throw new AssetPublishError(
+        `Container image assets need '${command}', which is not installed or not on the PATH:\n  ${names.join('\n  ')}`,
+        {
+          code: 'DOCKER_NOT_FOUND',
+          remedy:
+            'Install Docker (or set CDK_DOCKER to a compatible container client, e.g. finch or podman) and run the command again.',
+        },
+      );
     }
   }
 
@@ -119,17 +132,23 @@ export async function publishAssets(options: PublishAssetsOptions): Promise<Publ
     const publisher = publisherFor(job, awsFor(job.stack), options.ioHost);
     await publisher.publish();
     for (const f of publisher.failures) {
-      failures.push(`${job.asset.stack}: ${job.asset.displayName} to ${job.asset.destination}: ${causeMessage(f.error)}`);
+      failures.push(
+        `${job.asset.stack}: ${job.asset.displayName} to ${job.asset.destination}: ${causeMessage(f.error)}`,
+      );
     }
   });
   if (failures.length > 0) {
-    throw new AssetPublishError(`Could not publish ${failures.length === 1 ? 'an asset' : `${failures.length} assets`}:\n  ${failures.join('\n  ')}`, {
-      remedy: remedyFor(options.targets),
-    });
+    throw new AssetPublishError(
+      `Could not publish ${failures.length === 1 ? 'an asset' : `${failures.length} assets`}:\n  ${failures.join('\n  ')}`,
+      {
+        remedy: remedyFor(options.targets),
+      },
+    );
   }
 
   return {
     templates: new Map(prepared.map((p) => [p.stack.artifactId, p.template])),
+    replacements: new Map(prepared.map((p) => [p.stack.artifactId, p.replacements])),
     assets: jobs.map((j) => ({
       assetId: j.asset.assetId,
       type: j.asset.type,
@@ -146,9 +165,13 @@ export async function publishStackAssets(
   stack: SynthesizedStack,
   mode: AssetMode,
   options: Omit<PublishAssetsOptions, 'targets'>,
-): Promise<{ template: CloudFormationTemplate; assets: AssetOutcome[] }> {
+): Promise<{ template: CloudFormationTemplate; replacements: NameReplacement[]; assets: AssetOutcome[] }> {
   const result = await publishAssets({ ...options, targets: [{ stack, mode }] });
-  return { template: result.templates.get(stack.artifactId) ?? stack.template, assets: result.assets };
+  return {
+    template: result.templates.get(stack.artifactId) ?? stack.template,
+    replacements: result.replacements.get(stack.artifactId) ?? [],
+    assets: result.assets,
+  };
 }
 
 /** One job per destination: two stacks sharing an asset in the same place publish it once. */
@@ -166,9 +189,13 @@ function uniqueJobs(prepared: PreparedStackAssets[]): Job[] {
 /** Placeholders in the manifest resolve to the stack's account and region: both must be known. */
 function assertEnvironment(stack: SynthesizedStack): void {
   if (stack.environment.region === UNKNOWN_REGION || stack.environment.account === UNKNOWN_ACCOUNT) {
-    throw new AssetPublishError(`Cannot publish the assets of ${stack.displayPath}: its environment is ${stack.environment.name}.`, {
-      remedy: 'Synthesize with the default environment (the caller account and region), or give the stack an explicit env.',
-    });
+    throw new AssetPublishError(
+      `Cannot publish the assets of ${stack.displayPath}: its environment is ${stack.environment.name}.`,
+      {
+        remedy:
+          'Synthesize with the default environment (the caller account and region), or give the stack an explicit env.',
+      },
+    );
   }
 }
 
@@ -186,7 +213,7 @@ const EVENT_LEVEL: Record<string, LogLevel> = {
 /** A cdk-assets publisher for one asset, reporting its progress to the IoHost. */
 function publisherFor(job: Job, aws: CdkAssetsAws, host: IoHost): AssetPublishing {
   if (job.publisher) return job.publisher;
-  const { AssetPublishing: Publishing } = require('@aws-cdk/cdk-assets-lib') as typeof import('@aws-cdk/cdk-assets-lib');
+  const { AssetPublishing: Publishing } = require('@aws-cdk/cdk-assets-lib') as typeof CdkAssets;
   const { asset } = job;
   const publisher = new Publishing(asset.manifest, {
     aws,
@@ -195,7 +222,12 @@ function publisherFor(job: Job, aws: CdkAssetsAws, host: IoHost): AssetPublishin
     subprocessOutputDestination: 'publish',
     progressListener: {
       onPublishEvent(type: EventType, event: IPublishProgress): void {
-        const data: AssetProgressData = { assetId: asset.assetId, displayName: asset.displayName, stack: asset.stack, event: type };
+        const data: AssetProgressData = {
+          assetId: asset.assetId,
+          displayName: asset.displayName,
+          stack: asset.stack,
+          event: type,
+        };
         host.notify({
           level: EVENT_LEVEL[type] ?? 'debug',
           code: ASSET_PROGRESS_CODE,

@@ -18,7 +18,10 @@ export interface NameReplacement {
 const NAME_CHAR = /[A-Za-z0-9._-]/;
 
 /** A copy of `template` with every replacement applied to every string value. Keys are left alone. */
-export function rewriteStorageNames(template: CloudFormationTemplate, replacements: readonly NameReplacement[]): CloudFormationTemplate {
+export function rewriteStorageNames(
+  template: CloudFormationTemplate,
+  replacements: readonly NameReplacement[],
+): CloudFormationTemplate {
   const active = dedupe(replacements).filter((r) => r.from !== r.to && r.from.length > 0);
   if (active.length === 0) return template;
   return rewriteValue(template, active) as CloudFormationTemplate;

@@ -11,7 +11,8 @@ import type { StackSelector } from '../synth/stack-selection';
 export const appFlags = {
   app: Flags.string({
     char: 'a',
-    description: 'Command that runs the CDK app (e.g. "node bin/app.js"), or a cloud assembly directory. Default: "app" in cdk.json',
+    description:
+      'Command that runs the CDK app (e.g. "node bin/app.js"), or a cloud assembly directory. Default: "app" in cdk.json',
     helpGroup: 'APP',
   }),
   context: Flags.string({
@@ -20,7 +21,11 @@ export const appFlags = {
     multiple: true,
     helpGroup: 'APP',
   }),
-  output: Flags.string({ char: 'o', description: 'Cloud assembly output directory (default: cdk.out)', helpGroup: 'APP' }),
+  output: Flags.string({
+    char: 'o',
+    description: 'Cloud assembly output directory (default: cdk.out)',
+    helpGroup: 'APP',
+  }),
 };
 
 /** `--all`, `--exclusively`. */

@@ -11,7 +11,11 @@ One stack per line on stdout (its path, and its name when that differs, as the C
 
   static override aliases = ['ls'];
 
-  static override examples = ['<%= config.bin %> list', '<%= config.bin %> ls --long', "<%= config.bin %> list 'Prod/*' --json"];
+  static override examples = [
+    '<%= config.bin %> list',
+    '<%= config.bin %> ls --long',
+    "<%= config.bin %> list 'Prod/*' --json",
+  ];
 
   static override enableJsonFlag = true;
   static override strict = false;
@@ -20,7 +24,11 @@ One stack per line on stdout (its path, and its name when that differs, as the C
   static override flags = {
     ...appFlags,
     ...stackSelectionFlags,
-    long: Flags.boolean({ char: 'l', description: "Show each stack's name, environment and dependencies", default: false }),
+    long: Flags.boolean({
+      char: 'l',
+      description: "Show each stack's name, environment and dependencies",
+      default: false,
+    }),
   };
 
   async run(): Promise<StackDescription[]> {
@@ -28,7 +36,10 @@ One stack per line on stdout (its path, and its name when that differs, as the C
     const config = this.resolveConfig(flags, appConfigFlags(flags));
     const assembly = await synthesize({ config, ioHost: this.ioHost(config.verbose) });
     try {
-      const stacks = describeStacks(assembly.select(stackSelector(argv as string[], flags, 'all')), assembly.stacks);
+      const stacks = describeStacks(
+        assembly.select(stackSelector(argv as string[], flags, 'all')),
+        assembly.stacks,
+      );
       if (!this.jsonEnabled()) this.log(formatStackList(stacks, flags.long));
       return stacks;
     } finally {

@@ -34,7 +34,10 @@ Prints YAML by default (several stacks: one YAML document each), JSON with --jso
       if (!this.jsonEnabled()) {
         this.log(stacks.map((s) => formatTemplate(s.template, 'yaml').trimEnd()).join('\n---\n'));
       }
-      this.logToStderr(`Synthesized ${stacks.map((s) => s.displayName).join(', ')} to ${assembly.directory}`);
+      // Through the IoHost rather than logToStderr, which oclif silences under --json.
+      this.logger(config.verbose).info(
+        `Synthesized ${stacks.map((s) => s.displayName).join(', ')} to ${assembly.directory}`,
+      );
       if (stacks.length === 1) return stacks[0].template;
       return Object.fromEntries(stacks.map((s) => [s.displayPath, s.template]));
     } finally {

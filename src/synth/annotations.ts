@@ -35,19 +35,31 @@ const LOG_LEVEL: Record<AnnotationLevel, LogLevel> = { error: 'error', warning: 
  * Reports the annotations of the given stacks to the IoHost, then throws a
  * {@link SynthesisError} listing every error annotation, if there is one.
  */
-export function reportAnnotations(stacks: ReadonlyArray<{ displayPath: string; annotations: readonly StackAnnotation[] }>, host: IoHost): void {
+export function reportAnnotations(
+  stacks: ReadonlyArray<{ displayPath: string; annotations: readonly StackAnnotation[] }>,
+  host: IoHost,
+): void {
   const errors: string[] = [];
   for (const stack of stacks) {
     for (const a of stack.annotations) {
       const data: AnnotationMessageData = { ...a, stack: stack.displayPath };
-      host.notify({ level: LOG_LEVEL[a.level], code: ANNOTATION_CODE, message: `[${a.path}] ${a.message}`, data, time: new Date() });
+      host.notify({
+        level: LOG_LEVEL[a.level],
+        code: ANNOTATION_CODE,
+        message: `[${a.path}] ${a.message}`,
+        data,
+        time: new Date(),
+      });
       if (a.level === 'error') errors.push(`  [${a.path}] ${a.message}`);
     }
   }
   if (errors.length > 0) {
-    throw new SynthesisError(`The app's constructs reported ${errors.length === 1 ? 'an error' : `${errors.length} errors`}:\n${errors.join('\n')}`, {
-      remedy: 'Fix the constructs named above in the CDK app and run the command again.',
-    });
+    throw new SynthesisError(
+      `The app's constructs reported ${errors.length === 1 ? 'an error' : `${errors.length} errors`}:\n${errors.join('\n')}`,
+      {
+        remedy: 'Fix the constructs named above in the CDK app and run the command again.',
+      },
+    );
   }
 }
 
@@ -87,9 +99,15 @@ export function readValidationReport(assemblyDirectory: string): StackAnnotation
   for (const plugin of report.pluginReports ?? []) {
     if (plugin.pluginName === ANNOTATIONS_PLUGIN) continue;
     for (const v of plugin.violations ?? []) {
-      const level: AnnotationLevel = v.severity === 'fatal' || v.severity === 'error' ? 'error' : v.severity === 'warning' ? 'warning' : 'info';
+      const level: AnnotationLevel =
+        v.severity === 'fatal' || v.severity === 'error'
+          ? 'error'
+          : v.severity === 'warning'
+            ? 'warning'
+            : 'info';
       const message = `${v.description} (${plugin.pluginName} ${v.ruleName})${v.suggestedFix ? ` Fix: ${v.suggestedFix}` : ''}`;
-      const paths = v.violatingConstructs.length > 0 ? v.violatingConstructs.map((c) => c.constructPath) : [''];
+      const paths =
+        v.violatingConstructs.length > 0 ? v.violatingConstructs.map((c) => c.constructPath) : [''];
       for (const p of paths) out.push({ level, path: p, message });
     }
   }

@@ -11,6 +11,8 @@ import { selectStacks } from './stack-selection';
 import type { SelectableStack, StackSelector } from './stack-selection';
 
 export const UNKNOWN_ACCOUNT = 'unknown-account';
+/** Code of the message naming the dependency stacks a selection added. */
+export const STACK_SELECTION_CODE = 'CDKD_STACK_SELECTION';
 export const UNKNOWN_REGION = 'unknown-region';
 
 /** A CloudFormation template as synthesized (parsed JSON). */
@@ -103,18 +105,26 @@ const ASSET_MANIFEST_TYPE = 'cdk:asset-manifest';
  * records; the validation report's violations join the annotations of the
  * stack they name.
  */
-export function readStacks(assembly: CloudAssemblyLike, defaults: DefaultEnvironment = {}): SynthesizedStack[] {
+export function readStacks(
+  assembly: CloudAssemblyLike,
+  defaults: DefaultEnvironment = {},
+): SynthesizedStack[] {
   return readAssembly(assembly, defaults).stacks;
 }
 
 /** {@link readStacks}, plus the validation report's violations that name no stack. */
-export function readAssembly(assembly: CloudAssemblyLike, defaults: DefaultEnvironment = {}): { stacks: SynthesizedStack[]; unattributed: StackAnnotation[] } {
+export function readAssembly(
+  assembly: CloudAssemblyLike,
+  defaults: DefaultEnvironment = {},
+): { stacks: SynthesizedStack[]; unattributed: StackAnnotation[] } {
   const topLevel = new Set(assembly.stacks.map((s) => s.id));
   const artifacts = assembly.stacksRecursively;
   const nameById = new Map(artifacts.map((a) => [a.id, a.stackName]));
   const violations = readValidationReport(assembly.directory);
   const ownerOf = (p: string): StackArtifactLike | undefined =>
-    artifacts.filter((a) => p === a.hierarchicalId || p.startsWith(`${a.hierarchicalId}/`)).sort((a, b) => b.hierarchicalId.length - a.hierarchicalId.length)[0];
+    artifacts
+      .filter((a) => p === a.hierarchicalId || p.startsWith(`${a.hierarchicalId}/`))
+      .sort((a, b) => b.hierarchicalId.length - a.hierarchicalId.length)[0];
   const stacks = artifacts.map((art) => {
     const stackDeps = art.dependencies.filter((d) => d.manifest.type === STACK_TYPE).map((d) => d.id);
     const manifests = art.dependencies
@@ -142,7 +152,10 @@ export function readAssembly(assembly: CloudAssemblyLike, defaults: DefaultEnvir
 }
 
 /** Fills in an environment-agnostic stack's account and region from the caller's defaults. */
-export function resolveEnvironment(env: { account: string; region: string }, defaults: DefaultEnvironment): StackEnvironment {
+export function resolveEnvironment(
+  env: { account: string; region: string },
+  defaults: DefaultEnvironment,
+): StackEnvironment {
   const accountFromApp = env.account !== UNKNOWN_ACCOUNT;
   const regionFromApp = env.region !== UNKNOWN_REGION;
   const account = accountFromApp ? env.account : (defaults.account ?? UNKNOWN_ACCOUNT);
@@ -207,5 +220,3 @@ export class SynthesizedAssembly implements AsyncDisposable {
     await this.dispose();
   }
 }
-
-export const STACK_SELECTION_CODE = 'CDKD_STACK_SELECTION';

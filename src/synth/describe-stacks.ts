@@ -2,6 +2,7 @@
  * What `cdkd list` shows about a stack: the CDK CLI's display name, the stack
  * name, its environment and the stacks it depends on.
  */
+import type * as YamlModule from 'yaml';
 import type { SynthesizedStack } from './cloud-assembly';
 
 export interface StackDescription {
@@ -16,7 +17,10 @@ export interface StackDescription {
   dependencies: string[];
 }
 
-export function describeStacks(stacks: readonly SynthesizedStack[], all: readonly SynthesizedStack[] = stacks): StackDescription[] {
+export function describeStacks(
+  stacks: readonly SynthesizedStack[],
+  all: readonly SynthesizedStack[] = stacks,
+): StackDescription[] {
   const byId = new Map(all.map((s) => [s.artifactId, s]));
   return stacks.map((s) => ({
     id: s.displayName,
@@ -30,6 +34,6 @@ export function describeStacks(stacks: readonly SynthesizedStack[], all: readonl
 /** One display name per line; with `long`, a YAML list of the descriptions. */
 export function formatStackList(stacks: readonly StackDescription[], long: boolean): string {
   if (!long) return stacks.map((s) => s.id).join('\n');
-  const YAML = require('yaml') as typeof import('yaml');
+  const YAML = require('yaml') as typeof YamlModule;
   return YAML.stringify(stacks, { lineWidth: 0 }).trimEnd();
 }

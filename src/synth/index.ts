@@ -1,7 +1,15 @@
 /** Synthesis: CDK app -> cloud assembly -> selected stacks. */
 export { synthesize, defaultEnvironmentOf } from './synthesize';
 export type { SynthesizeOptions } from './synthesize';
-export { SynthesizedAssembly, readStacks, readAssembly, resolveEnvironment, UNKNOWN_ACCOUNT, UNKNOWN_REGION, STACK_SELECTION_CODE } from './cloud-assembly';
+export {
+  SynthesizedAssembly,
+  readStacks,
+  readAssembly,
+  resolveEnvironment,
+  UNKNOWN_ACCOUNT,
+  UNKNOWN_REGION,
+  STACK_SELECTION_CODE,
+} from './cloud-assembly';
 export type {
   SynthesizedStack,
   StackEnvironment,
@@ -11,7 +19,12 @@ export type {
 } from './cloud-assembly';
 export { selectStacks, patternMatches, globToRegExp } from './stack-selection';
 export type { SelectableStack, StackSelector, StackSelection } from './stack-selection';
-export { reportAnnotations, readValidationReport, ANNOTATION_CODE, VALIDATION_REPORT_FILE } from './annotations';
+export {
+  reportAnnotations,
+  readValidationReport,
+  ANNOTATION_CODE,
+  VALIDATION_REPORT_FILE,
+} from './annotations';
 export type { StackAnnotation, AnnotationLevel, AnnotationMessageData } from './annotations';
 export { TOOLKIT_MESSAGE_CODE } from './toolkit-io-host';
 export type { ToolkitMessageData } from './toolkit-io-host';

@@ -50,7 +50,10 @@ export interface StackSelection<T extends SelectableStack> {
 const GLOB_CHARS = /[*?[\]{}]/;
 
 /** Selects stacks from `stacks` (assembly order) as the CDK CLI would. */
-export function selectStacks<T extends SelectableStack>(stacks: readonly T[], selector: StackSelector): StackSelection<T> {
+export function selectStacks<T extends SelectableStack>(
+  stacks: readonly T[],
+  selector: StackSelector,
+): StackSelection<T> {
   if (stacks.length === 0) {
     throw new StackSelectionError('This app contains no stacks.', {
       remedy: 'Add a Stack to the app, and check that the app calls app.synth().',
@@ -63,9 +66,14 @@ export function selectStacks<T extends SelectableStack>(stacks: readonly T[], se
   } else if (selector.all) {
     matched = stacks.filter((s) => s.topLevel);
     if (matched.length === 0) {
-      throw new StackSelectionError('--all selects the top-level stacks of the app, and this app has none: its stacks are all inside stages.', {
-        remedy: `Select them with a pattern: ${stagePatterns(stacks).map((p) => `'${p}'`).join(', ')} or '**'.\n${describeStacks(stacks)}`,
-      });
+      throw new StackSelectionError(
+        '--all selects the top-level stacks of the app, and this app has none: its stacks are all inside stages.',
+        {
+          remedy: `Select them with a pattern: ${stagePatterns(stacks)
+            .map((p) => `'${p}'`)
+            .join(', ')} or '**'.\n${describeStacks(stacks)}`,
+        },
+      );
     }
   } else if ((selector.whenEmpty ?? 'single') === 'all') {
     matched = [...stacks];
@@ -73,11 +81,18 @@ export function selectStacks<T extends SelectableStack>(stacks: readonly T[], se
     matched = [...stacks];
   } else {
     const inStages = stacks.some((s) => !s.topLevel);
-    throw new StackSelectionError('This app has more than one stack: name the stacks to use (wildcards are supported), or pass --all.', {
-      remedy:
-        describeStacks(stacks) +
-        (inStages ? `\nStacks inside a stage are selected by their path, e.g. ${stagePatterns(stacks).map((p) => `'${p}'`).join(', ')}.` : ''),
-    });
+    throw new StackSelectionError(
+      'This app has more than one stack: name the stacks to use (wildcards are supported), or pass --all.',
+      {
+        remedy:
+          describeStacks(stacks) +
+          (inStages
+            ? `\nStacks inside a stage are selected by their path, e.g. ${stagePatterns(stacks)
+                .map((p) => `'${p}'`)
+                .join(', ')}.`
+            : ''),
+      },
+    );
   }
 
   const selected = new Set(matched.map((s) => s.artifactId));
@@ -112,7 +127,8 @@ function matchPatterns<T extends SelectableStack>(stacks: readonly T[], patterns
       remedy: `${describeStacks(stacks)}\nStacks are selected by name or by path (globs allowed: '*' within one level, '**' across stages).`,
     });
   }
-  const included = positives.length === 0 ? [...stacks] : stacks.filter((s) => positives.some((p) => patternMatches(p, s)));
+  const included =
+    positives.length === 0 ? [...stacks] : stacks.filter((s) => positives.some((p) => patternMatches(p, s)));
   return included.filter((s) => !negatives.some((p) => patternMatches(p, s)));
 }
 
@@ -185,6 +201,8 @@ function describeStacks(stacks: readonly SelectableStack[]): string {
 }
 
 function stagePatterns(stacks: readonly SelectableStack[]): string[] {
-  const stages = stacks.filter((s) => !s.topLevel).map((s) => `${s.displayPath.slice(0, s.displayPath.lastIndexOf('/'))}/*`);
+  const stages = stacks
+    .filter((s) => !s.topLevel)
+    .map((s) => `${s.displayPath.slice(0, s.displayPath.lastIndexOf('/'))}/*`);
   return [...new Set(stages)];
 }

@@ -4,6 +4,7 @@
  * persists their results to `cdk.context.json` as the CDK CLI does, and
  * returns the stacks. The app runs once per call.
  */
+import type * as ToolkitLib from '@aws-cdk/toolkit-lib';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ICloudAssemblySource, IReadableCloudAssembly } from '@aws-cdk/toolkit-lib';
@@ -44,13 +45,19 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
     region: options.defaultEnvironment?.region ?? config.region,
   };
 
-  const { Toolkit, CdkAppMultiContext, BaseCredentials } = require('@aws-cdk/toolkit-lib') as typeof import('@aws-cdk/toolkit-lib');
+  const { Toolkit, CdkAppMultiContext, BaseCredentials } =
+    require('@aws-cdk/toolkit-lib') as typeof ToolkitLib;
   const toolkit = new Toolkit({
     ioHost: new ToolkitIoHostAdapter(ioHost),
     color: false,
     emojis: false,
     // Context lookups use the same profile and region as the rest of cdkd.
-    sdkConfig: { baseCredentials: BaseCredentials.awsCliCompatible({ profile: config.profile, defaultRegion: defaults.region }) },
+    sdkConfig: {
+      baseCredentials: BaseCredentials.awsCliCompatible({
+        profile: config.profile,
+        defaultRegion: defaults.region,
+      }),
+    },
   });
 
   const appPath = path.resolve(config.cwd, config.app);
@@ -84,7 +91,13 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
   try {
     const assembly = produced.cloudAssembly as unknown as CloudAssemblyLike;
     const { stacks, unattributed } = readAssembly(assembly, defaults);
-    return new SynthesizedAssembly(assembly.directory, stacks, ioHost, () => produced.dispose(), unattributed);
+    return new SynthesizedAssembly(
+      assembly.directory,
+      stacks,
+      ioHost,
+      () => produced.dispose(),
+      unattributed,
+    );
   } catch (err) {
     await produced.dispose();
     throw toSynthesisError(err, config.app);

@@ -8,8 +8,13 @@
  * results in input order. Rejects with the first error, after the calls
  * already in flight have settled; no new call starts once one has failed.
  */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a whole number of at least 1, got ${limit}`);
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`limit must be a whole number of at least 1, got ${limit}`);
   const out: R[] = new Array(items.length);
   let next = 0;
   let failed = false;

@@ -14,17 +14,28 @@ describe('rewriteStorageNames', () => {
         Type: 'AWS::IAM::Policy',
         Properties: {
           Resource: [
-            { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::', { 'Fn::Sub': CDK_BUCKET }, '/*']] },
+            {
+              'Fn::Join': [
+                '',
+                ['arn:', { Ref: 'AWS::Partition' }, ':s3:::', { 'Fn::Sub': CDK_BUCKET }, '/*'],
+              ],
+            },
             'arn:aws:s3:::cdk-hnb659fds-assets-123456789012-eu-west-1/*',
           ],
         },
       },
       Task: {
         Type: 'AWS::ECS::TaskDefinition',
-        Properties: { Image: { 'Fn::Sub': `\${AWS::AccountId}.dkr.ecr.\${AWS::Region}.\${AWS::URLSuffix}/${CDK_REPO}:tag1` } },
+        Properties: {
+          Image: {
+            'Fn::Sub': `\${AWS::AccountId}.dkr.ecr.\${AWS::Region}.\${AWS::URLSuffix}/${CDK_REPO}:tag1`,
+          },
+        },
       },
     },
-    Outputs: { Url: { Value: { 'Fn::Sub': `https://s3.\${AWS::Region}.\${AWS::URLSuffix}/${CDK_BUCKET}/file.js` } } },
+    Outputs: {
+      Url: { Value: { 'Fn::Sub': `https://s3.\${AWS::Region}.\${AWS::URLSuffix}/${CDK_BUCKET}/file.js` } },
+    },
   };
   const replacements = [
     { from: CDK_BUCKET, to: 'cdkd-assets-111-eu-west-1' },
@@ -34,15 +45,26 @@ describe('rewriteStorageNames', () => {
 
   test('replaces names in plain strings, Fn::Sub format strings, ARNs, URLs and image URIs', () => {
     const out = rewriteStorageNames(template, replacements) as typeof template;
-    expect(out.Resources.Fn.Properties.Code).toEqual({ S3Bucket: { 'Fn::Sub': 'cdkd-assets-111-eu-west-1' }, S3Key: 'abc.zip' });
+    expect(out.Resources.Fn.Properties.Code).toEqual({
+      S3Bucket: { 'Fn::Sub': 'cdkd-assets-111-eu-west-1' },
+      S3Key: 'abc.zip',
+    });
     expect(out.Resources.Policy.Properties.Resource).toEqual([
-      { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::', { 'Fn::Sub': 'cdkd-assets-111-eu-west-1' }, '/*']] },
+      {
+        'Fn::Join': [
+          '',
+          ['arn:', { Ref: 'AWS::Partition' }, ':s3:::', { 'Fn::Sub': 'cdkd-assets-111-eu-west-1' }, '/*'],
+        ],
+      },
       'arn:aws:s3:::cdkd-assets-123456789012-eu-west-1/*',
     ]);
     expect(out.Resources.Task.Properties.Image).toEqual({
-      'Fn::Sub': '${AWS::AccountId}.dkr.ecr.${AWS::Region}.${AWS::URLSuffix}/cdkd-container-assets-111-eu-west-1:tag1',
+      'Fn::Sub':
+        '${AWS::AccountId}.dkr.ecr.${AWS::Region}.${AWS::URLSuffix}/cdkd-container-assets-111-eu-west-1:tag1',
     });
-    expect(out.Outputs.Url.Value).toEqual({ 'Fn::Sub': 'https://s3.${AWS::Region}.${AWS::URLSuffix}/cdkd-assets-111-eu-west-1/file.js' });
+    expect(out.Outputs.Url.Value).toEqual({
+      'Fn::Sub': 'https://s3.${AWS::Region}.${AWS::URLSuffix}/cdkd-assets-111-eu-west-1/file.js',
+    });
   });
 
   test('leaves the input untouched and keys alone', () => {

@@ -51,15 +51,26 @@ describe('selectStacks', () => {
 
   test('a stack is selected by its CloudFormation name and by CDK display name as well as by its path', () => {
     expect(ids(selectStacks(app, { patterns: ['MyApi'], exclusively: true }).stacks)).toEqual(['Api']);
-    expect(ids(selectStacks(app, { patterns: ['Prod-Api'], exclusively: true }).stacks)).toEqual(['Prod/Api']);
-    expect(ids(selectStacks(app, { patterns: ['Prod/Api (Prod-Api)'], exclusively: true }).stacks)).toEqual(['Prod/Api']);
+    expect(ids(selectStacks(app, { patterns: ['Prod-Api'], exclusively: true }).stacks)).toEqual([
+      'Prod/Api',
+    ]);
+    expect(ids(selectStacks(app, { patterns: ['Prod/Api (Prod-Api)'], exclusively: true }).stacks)).toEqual([
+      'Prod/Api',
+    ]);
   });
 
   test("'*' matches top-level stacks only, '**' and 'Stage/*' reach into stages", () => {
     expect(ids(selectStacks(app, { patterns: ['*'] }).stacks)).toEqual(['Network', 'Database', 'Api']);
     expect(ids(selectStacks(app, { patterns: ['**'] }).stacks)).toEqual(ids(app));
-    expect(ids(selectStacks(app, { patterns: ['Prod/*'], exclusively: true }).stacks)).toEqual(['Prod/Data', 'Prod/Api']);
-    expect(ids(selectStacks(app, { patterns: ['*/Api'] }).stacks)).toEqual(['Prod/Data', 'Prod/Api', 'Dev/Api']);
+    expect(ids(selectStacks(app, { patterns: ['Prod/*'], exclusively: true }).stacks)).toEqual([
+      'Prod/Data',
+      'Prod/Api',
+    ]);
+    expect(ids(selectStacks(app, { patterns: ['*/Api'] }).stacks)).toEqual([
+      'Prod/Data',
+      'Prod/Api',
+      'Dev/Api',
+    ]);
   });
 
   test('a dependency inside a stage is added to a selected stage stack', () => {
@@ -102,7 +113,9 @@ describe('selectStacks', () => {
     const err = selectionError(() => selectStacks(app, {}));
     expect(err.code).toBe('STACK_SELECTION');
     expect(err.message).toMatch(/--all/);
-    expect(err.remedy).toContain('Stacks in this app: Network, Database, Api (MyApi), Prod/Data (Prod-Data), Prod/Api (Prod-Api), Dev/Api (Dev-Api)');
+    expect(err.remedy).toContain(
+      'Stacks in this app: Network, Database, Api (MyApi), Prod/Data (Prod-Data), Prod/Api (Prod-Api), Dev/Api (Dev-Api)',
+    );
     expect(err.remedy).toContain("'Prod/*', 'Dev/*'");
   });
 

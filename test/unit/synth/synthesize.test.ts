@@ -22,7 +22,14 @@ function writeApp(dir: string, body: string, cdkJson: Record<string, unknown> = 
 }
 
 function config(dir: string, extra: { context?: Record<string, unknown>; app?: string } = {}) {
-  return { cwd: dir, app: extra.app ?? 'node app.js', output: 'cdk.out', context: extra.context ?? {}, region: undefined, profile: undefined };
+  return {
+    cwd: dir,
+    app: extra.app ?? 'node app.js',
+    output: 'cdk.out',
+    context: extra.context ?? {},
+    region: undefined,
+    profile: undefined,
+  };
 }
 
 let root: string;
@@ -96,12 +103,20 @@ new cdk.Stack(stage, 'Service');
       accountFromApp: false,
       regionFromApp: false,
     });
-    expect(result.stack('Consumer')!.environment).toMatchObject({ account: '111122223333', region: 'eu-west-1', accountFromApp: true });
+    expect(result.stack('Consumer')!.environment).toMatchObject({
+      account: '111122223333',
+      region: 'eu-west-1',
+      accountFromApp: true,
+    });
   });
 
   test('the default environment reaches the app as CDK_DEFAULT_ACCOUNT / CDK_DEFAULT_REGION', () => {
     const pinned = result.stack('Pinned')!;
-    expect(pinned.environment).toMatchObject({ account: '444455556666', region: 'ap-southeast-2', accountFromApp: true });
+    expect(pinned.environment).toMatchObject({
+      account: '444455556666',
+      region: 'ap-southeast-2',
+      accountFromApp: true,
+    });
     expect((pinned.template.Outputs as Record<string, { Value: string }>).Account.Value).toBe('444455556666');
   });
 
@@ -119,24 +134,38 @@ new cdk.Stack(stage, 'Service');
   });
 
   test("the app's stderr is forwarded to the IoHost as ordinary output", () => {
-    const forwarded = host.byCode(TOOLKIT_MESSAGE_CODE).filter((m) => m.message.includes('hello from the app'));
+    const forwarded = host
+      .byCode(TOOLKIT_MESSAGE_CODE)
+      .filter((m) => m.message.includes('hello from the app'));
     expect(forwarded).toHaveLength(1);
     expect(forwarded[0].level).toBe('info');
   });
 
   test('selecting a stack reports its warnings with the construct path, and the app ran once', () => {
     const before = host.byCode(ANNOTATION_CODE).length;
-    expect(result.select({ patterns: ['Consumer'], exclusively: true }).map((s) => s.stackName)).toEqual(['Consumer']);
+    expect(result.select({ patterns: ['Consumer'], exclusively: true }).map((s) => s.stackName)).toEqual([
+      'Consumer',
+    ]);
     const warnings = host.byCode(ANNOTATION_CODE).slice(before);
-    expect(warnings.map((m) => [m.level, m.message])).toEqual([['warn', expect.stringMatching(/^\[Consumer\] careful with this one/)]]);
+    expect(warnings.map((m) => [m.level, m.message])).toEqual([
+      ['warn', expect.stringMatching(/^\[Consumer\] careful with this one/)],
+    ]);
     expect(fs.readFileSync(path.join(dir(), 'runs.txt'), 'utf8')).toBe('run\n');
   });
 
   test('--app pointing at a cloud assembly directory reads it without running the app', async () => {
     await result.dispose();
-    const again = await synthesize({ config: config(dir(), { app: 'cdk.out' }), ioHost: new RecordingIoHost() });
+    const again = await synthesize({
+      config: config(dir(), { app: 'cdk.out' }),
+      ioHost: new RecordingIoHost(),
+    });
     try {
-      expect(again.stacks.map((s) => s.displayPath)).toEqual(['Producer', 'Consumer', 'Pinned', 'Beta/Service']);
+      expect(again.stacks.map((s) => s.displayPath)).toEqual([
+        'Producer',
+        'Consumer',
+        'Pinned',
+        'Beta/Service',
+      ]);
       expect(fs.readFileSync(path.join(dir(), 'runs.txt'), 'utf8')).toBe('run\n');
     } finally {
       await again.dispose();
@@ -225,7 +254,10 @@ new cdk.CfnResource(stack, 'Second', { type: 'AWS::SQS::Queue' });
   });
 
   test('no app configured is a ConfigError naming the remedy', async () => {
-    const err = await synthesize({ config: { ...config(root), app: undefined }, ioHost: new RecordingIoHost() }).catch((e: unknown) => e);
+    const err = await synthesize({
+      config: { ...config(root), app: undefined },
+      ioHost: new RecordingIoHost(),
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).remedy).toMatch(/--app/);
   });
