@@ -20,8 +20,8 @@ beforeAll(() => {
 });
 
 /** Starts the bin and resolves with the URL it prints. */
-function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args: string[], binPath = bin): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [binPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -81,4 +81,23 @@ test('aws-emulator runs as a process, keeps state in --state-dir and stops on SI
   second.child.kill('SIGINT');
   expect(await exited2).toBe(0);
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('without a build (right after npm ci) the bin runs the TypeScript sources', async () => {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'emulator-nobuild-'));
+  fs.cpSync(path.join(packageDir, 'bin'), path.join(copy, 'bin'), { recursive: true });
+  fs.cpSync(path.join(packageDir, 'src'), path.join(copy, 'src'), { recursive: true });
+  fs.copyFileSync(path.join(packageDir, 'package.json'), path.join(copy, 'package.json'));
+  fs.symlinkSync(path.join(packageDir, '..', '..', 'node_modules'), path.join(copy, 'node_modules'));
+  const schemas = path.join(packageDir, '..', '..', 'schemas');
+  const { child, url } = await start(
+    ['--port', '0', '--schemas-dir', schemas],
+    path.join(copy, 'bin', 'aws-emulator.js'),
+  );
+  expect(fs.existsSync(path.join(copy, 'dist'))).toBe(false);
+  expect(await new EmulatorControlClient(url).health()).toBe(true);
+  const exited = exitOf(child);
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  fs.rmSync(copy, { recursive: true, force: true });
 });
