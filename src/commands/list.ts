@@ -19,7 +19,7 @@ One stack per line on stdout (its path, and its name when that differs, as the C
 
   static override enableJsonFlag = true;
   static override strict = false;
-  static override usage = 'list [STACKS...]';
+  static override usage = '<%= command.id %> [STACKS...]';
 
   static override flags = {
     ...appFlags,

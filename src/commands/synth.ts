@@ -18,8 +18,7 @@ Prints YAML by default (several stacks: one YAML document each), JSON with --jso
 
   static override enableJsonFlag = true;
   static override strict = false;
-  static override args = {};
-  static override usage = 'synth [STACKS...]';
+  static override usage = '<%= command.id %> [STACKS...]';
 
   static override flags = { ...appFlags, ...stackSelectionFlags };
 
