@@ -1,9 +1,10 @@
 /**
  * Flags shared by every command that synthesizes the CDK app (synth, list,
  * deploy, diff, destroy...): where the app is, its context, and which stacks
- * to act on. Spread them into a command's `flags`.
+ * to act on. Spread them into a command's `flags`; stack names come as
+ * variadic arguments (`static strict = false`, then `argv`).
  */
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { ConfigFlags } from '../config/config';
 import type { StackSelector } from '../synth/stack-selection';
 
@@ -35,14 +36,6 @@ export const stackSelectionFlags = {
     char: 'e',
     description: 'Only the named stacks: do not add the stacks they depend on',
     default: false,
-  }),
-};
-
-/** `STACKS...`: stack names or glob patterns over stack paths. */
-export const stacksArg = {
-  stacks: Args.string({
-    description: "Stack names or patterns ('*' within one level, '**' across stages, '!' to exclude)",
-    required: false,
   }),
 };
 
