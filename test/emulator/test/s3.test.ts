@@ -398,6 +398,55 @@ describe('objects', () => {
     expect(err).toMatchObject({ name: 'ConditionalRequestConflict', $metadata: { httpStatusCode: 409 } });
   });
 
+  test('server-side encryption: the bucket default, or what the write asked for', async () => {
+    await bucket('sse-bucket');
+    const plain = await s3.send(new PutObjectCommand({ Bucket: 'sse-bucket', Key: 'plain', Body: 'x' }));
+    expect(plain.ServerSideEncryption).toBe('AES256');
+    const kms = await s3.send(
+      new PutObjectCommand({
+        Bucket: 'sse-bucket',
+        Key: 'kms',
+        Body: 'x',
+        ServerSideEncryption: 'aws:kms',
+        SSEKMSKeyId: 'alias/state',
+      }),
+    );
+    expect(kms).toMatchObject({ ServerSideEncryption: 'aws:kms', SSEKMSKeyId: 'alias/state' });
+    expect(await s3.send(new HeadObjectCommand({ Bucket: 'sse-bucket', Key: 'kms' }))).toMatchObject({
+      ServerSideEncryption: 'aws:kms',
+      SSEKMSKeyId: 'alias/state',
+    });
+    await expect(
+      s3.send(
+        new PutObjectCommand({
+          Bucket: 'sse-bucket',
+          Key: 'bad',
+          Body: 'x',
+          ServerSideEncryption: 'AES256',
+          SSEKMSKeyId: 'k',
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'InvalidArgument' });
+  });
+
+  test('ExpectedBucketOwner: another owner is 403 AccessDenied', async () => {
+    await bucket('owned-check');
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: 'owned-check',
+        Key: 'k',
+        Body: 'x',
+        ExpectedBucketOwner: '123456789012',
+      }),
+    );
+    await expect(
+      s3.send(new GetObjectCommand({ Bucket: 'owned-check', Key: 'k', ExpectedBucketOwner: '999999999999' })),
+    ).rejects.toMatchObject({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+    await expect(
+      s3.send(new HeadBucketCommand({ Bucket: 'owned-check', ExpectedBucketOwner: '999999999999' })),
+    ).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+  });
+
   test('conditional GET and HEAD headers', async () => {
     await bucket('cond-bucket');
     const put = await s3.send(new PutObjectCommand({ Bucket: 'cond-bucket', Key: 'k', Body: 'body' }));

@@ -20,6 +20,7 @@ import {
   type EncryptionRule,
   type MultipartUpload,
   type ObjectChecksum,
+  type ObjectEncryption,
   type ObjectVersion,
   type S3Store,
   type Tag,
@@ -78,6 +79,7 @@ export class S3Service implements ServiceHandler {
       operation: call.operation,
       run: (ctx) => {
         if (ctx.presigned) checkPresignedExpiry(req);
+        this.checkExpectedOwners(req, target);
         return call.handler.call(this, ctx, req, target);
       },
     };
@@ -208,6 +210,21 @@ export class S3Service implements ServiceHandler {
   }
 
   // ------------------------------------------------------------ access rules
+
+  /** `x-amz-expected-bucket-owner` (and the copy source's): a different owner is 403 AccessDenied. */
+  private checkExpectedOwners(req: EmulatorRequest, target: Target): void {
+    const expected = header(req, 'x-amz-expected-bucket-owner');
+    const bucket = target.bucket ? this.store.buckets.get(target.bucket) : undefined;
+    if (expected !== undefined && bucket && bucket.account !== expected) throw s3Errors.accessDenied();
+    const expectedSource = header(req, 'x-amz-source-expected-bucket-owner');
+    const source = header(req, 'x-amz-copy-source');
+    if (expectedSource !== undefined && source) {
+      const sourceBucket = this.store.buckets.get(
+        decodeURIComponent(source.replace(/^\//, '').split('/')[0] ?? ''),
+      );
+      if (sourceBucket && sourceBucket.account !== expectedSource) throw s3Errors.accessDenied();
+    }
+  }
 
   /** The bucket, checked for existence, region and access, as S3 checks them. */
   private bucketFor(ctx: CallContext, name: string, action: string, checkRegion = true): Bucket {
@@ -670,6 +687,7 @@ export class S3Service implements ServiceHandler {
     const bucket = this.bucketFor(ctx, target.bucket!, 's3:PutObject');
     const key = target.key!;
     const { data, checksum } = readPayload(req);
+    const sse = requestedEncryption(req);
     this.checkWritePreconditions(req, bucket, key);
     const version = putVersion(bucket, {
       key,
@@ -682,13 +700,11 @@ export class S3Service implements ServiceHandler {
       metadata: userMetadata(req),
       systemHeaders: systemHeaders(req),
       checksum,
+      sse,
       storageClass: header(req, 'x-amz-storage-class') ?? 'STANDARD',
       tags: parseTaggingHeader(header(req, 'x-amz-tagging')),
     });
-    const headers: Record<string, string> = {
-      etag: version.etag,
-      'x-amz-server-side-encryption': encryptionOf(bucket),
-    };
+    const headers: Record<string, string> = { etag: version.etag, ...encryptionHeaders(bucket, sse) };
     if (bucket.versioning) headers['x-amz-version-id'] = version.versionId;
     if (checksum) {
       headers[`x-amz-checksum-${checksum.algorithm.toLowerCase()}`] = checksum.value;
@@ -915,6 +931,7 @@ export class S3Service implements ServiceHandler {
       metadata: directive === 'REPLACE' ? userMetadata(req) : { ...src.metadata },
       systemHeaders: directive === 'REPLACE' ? systemHeaders(req) : { ...src.systemHeaders },
       checksum: src.checksum,
+      sse: requestedEncryption(req),
       storageClass: header(req, 'x-amz-storage-class') ?? src.storageClass,
       tags:
         tagDirective === 'REPLACE'
@@ -922,7 +939,7 @@ export class S3Service implements ServiceHandler {
           : src.tags.map((t) => ({ ...t })),
     });
     const headers: Record<string, string> = {
-      'x-amz-server-side-encryption': encryptionOf(bucket),
+      ...encryptionHeaders(bucket, version.sse),
       'content-type': 'application/xml',
     };
     if (bucket.versioning) headers['x-amz-version-id'] = version.versionId;
@@ -1041,9 +1058,11 @@ export class S3Service implements ServiceHandler {
   private createMultipartUpload(ctx: CallContext, req: EmulatorRequest, target: Target): EmulatorResponse {
     const bucket = this.bucketFor(ctx, target.bucket!, 's3:PutObject');
     const uploadId = Buffer.from(`${uuid()}${upperAlnum(8)}`).toString('base64url');
+    const sse = requestedEncryption(req);
     bucket.uploads.set(uploadId, {
       uploadId,
       key: target.key!,
+      sse,
       initiated: new Date(),
       contentType: header(req, 'content-type') ?? 'binary/octet-stream',
       metadata: userMetadata(req),
@@ -1056,7 +1075,7 @@ export class S3Service implements ServiceHandler {
       200,
       'InitiateMultipartUploadResult',
       { Bucket: bucket.name, Key: target.key!, UploadId: uploadId },
-      { 'x-amz-server-side-encryption': encryptionOf(bucket) },
+      encryptionHeaders(bucket, sse),
     );
   }
 
@@ -1087,7 +1106,7 @@ export class S3Service implements ServiceHandler {
     const { data, checksum } = readPayload(req);
     const etag = md5ETag(data);
     upload.parts.set(partNumber, { partNumber, body: data, etag, lastModified: new Date() });
-    const headers: Record<string, string> = { etag, 'x-amz-server-side-encryption': encryptionOf(bucket) };
+    const headers: Record<string, string> = { etag, ...encryptionHeaders(bucket, upload.sse) };
     if (checksum) headers[`x-amz-checksum-${checksum.algorithm.toLowerCase()}`] = checksum.value;
     return { status: 200, headers };
   }
@@ -1173,12 +1192,13 @@ export class S3Service implements ServiceHandler {
       contentType: upload.contentType,
       metadata: upload.metadata,
       systemHeaders: upload.systemHeaders,
+      sse: upload.sse,
       storageClass: upload.storageClass,
       tags: upload.tags,
       partsCount: chosen.length,
     });
     bucket.uploads.delete(upload.uploadId);
-    const headers: Record<string, string> = { 'x-amz-server-side-encryption': encryptionOf(bucket) };
+    const headers: Record<string, string> = encryptionHeaders(bucket, upload.sse);
     if (bucket.versioning) headers['x-amz-version-id'] = version.versionId;
     return this.xml(
       200,
@@ -1403,7 +1423,7 @@ function objectHeaders(object: ObjectVersion, bucket: Bucket): Record<string, st
     etag: object.etag,
     'last-modified': object.lastModified.toUTCString(),
     'accept-ranges': 'bytes',
-    'x-amz-server-side-encryption': encryptionOf(bucket),
+    ...encryptionHeaders(bucket, object.sse),
   };
   if (bucket.versioning || object.versionId !== 'null') headers['x-amz-version-id'] = object.versionId;
   if (object.storageClass !== 'STANDARD') headers['x-amz-storage-class'] = object.storageClass;
@@ -1428,8 +1448,48 @@ function applyResponseOverrides(req: EmulatorRequest, headers: Record<string, st
   }
 }
 
-function encryptionOf(bucket: Bucket): string {
-  return bucket.encryption[0]?.SSEAlgorithm ?? 'AES256';
+const SSE_ALGORITHMS = ['AES256', 'aws:kms', 'aws:kms:dsse'];
+
+/** The server-side encryption a write asks for (`x-amz-server-side-encryption`, KMS key id). */
+function requestedEncryption(req: EmulatorRequest): ObjectEncryption | undefined {
+  const algorithm = header(req, 'x-amz-server-side-encryption');
+  const kmsKeyId = header(req, 'x-amz-server-side-encryption-aws-kms-key-id');
+  if (algorithm === undefined) {
+    if (kmsKeyId !== undefined) {
+      throw s3Errors.invalidArgument(
+        'Server Side Encryption with AWS KMS managed key requires HTTP header x-amz-server-side-encryption : aws:kms',
+        'x-amz-server-side-encryption',
+        'null',
+      );
+    }
+    return undefined;
+  }
+  if (!SSE_ALGORITHMS.includes(algorithm)) {
+    throw s3Errors.invalidArgument(
+      'The encryption method specified is not supported',
+      'x-amz-server-side-encryption',
+      algorithm,
+    );
+  }
+  if (kmsKeyId !== undefined && algorithm === 'AES256') {
+    throw s3Errors.invalidArgument(
+      'Server Side Encryption with AWS KMS managed key requires HTTP header x-amz-server-side-encryption : aws:kms',
+      'x-amz-server-side-encryption',
+      algorithm,
+    );
+  }
+  return { algorithm, kmsKeyId };
+}
+
+/** Encryption headers of an answer: the object's own encryption, else the bucket default. */
+function encryptionHeaders(bucket: Bucket, sse: ObjectEncryption | undefined): Record<string, string> {
+  const rule = bucket.encryption[0];
+  const algorithm = sse?.algorithm ?? rule?.SSEAlgorithm ?? 'AES256';
+  const headers: Record<string, string> = { 'x-amz-server-side-encryption': algorithm };
+  const keyId = sse ? sse.kmsKeyId : rule?.KMSMasterKeyID;
+  if (algorithm.startsWith('aws:kms') && keyId)
+    headers['x-amz-server-side-encryption-aws-kms-key-id'] = keyId;
+  return headers;
 }
 
 function userMetadata(req: EmulatorRequest): Record<string, string> {

@@ -30,9 +30,17 @@ export interface ObjectVersion {
   /** cache-control, content-disposition, content-encoding, content-language, expires. */
   systemHeaders: Record<string, string>;
   checksum?: ObjectChecksum;
+  /** Server-side encryption requested for this object (else the bucket default applies). */
+  sse?: ObjectEncryption;
   storageClass: string;
   tags: Tag[];
   partsCount?: number;
+}
+
+export interface ObjectEncryption {
+  /** `AES256`, `aws:kms` or `aws:kms:dsse`. */
+  algorithm: string;
+  kmsKeyId?: string;
 }
 
 export interface EncryptionRule {
@@ -58,6 +66,7 @@ export interface UploadPart {
 export interface MultipartUpload {
   uploadId: string;
   key: string;
+  sse?: ObjectEncryption;
   initiated: Date;
   contentType: string;
   metadata: Record<string, string>;
