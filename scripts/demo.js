@@ -29,9 +29,13 @@ for (const built of ['dist/commands/deploy.js', 'test/emulator/dist/cli.js']) {
 /** Starts the emulator on a free port and resolves with its URL. */
 function startEmulator() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'test/emulator/bin/aws-emulator.js'), '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'test/emulator/bin/aws-emulator.js'), '--port', '0'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let buffer = '';
     child.stdout.on('data', (chunk) => {
       buffer += chunk.toString();
@@ -46,13 +50,21 @@ function startEmulator() {
 function cdkd(args, env) {
   console.log(`\n$ cdkd ${args.join(' ')}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/run.js'), ...args], { cwd: app, env, stdio: 'inherit' });
-    child.on('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`cdkd ${args[0]} exited with code ${code}`))));
+    const child = spawn(process.execPath, [path.join(root, 'bin/run.js'), ...args], {
+      cwd: app,
+      env,
+      stdio: 'inherit',
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(undefined) : reject(new Error(`cdkd ${args[0]} exited with code ${code}`)),
+    );
   });
 }
 
 async function main() {
-  const { child, url } = /** @type {{ child: import('node:child_process').ChildProcess, url: string }} */ (await startEmulator());
+  const { child, url } = /** @type {{ child: import('node:child_process').ChildProcess, url: string }} */ (
+    await startEmulator()
+  );
   console.log(`Local AWS emulator: ${url}`);
   const env = {
     ...process.env,
@@ -68,14 +80,18 @@ async function main() {
     await cdkd(['state', 'show', 'CdkdBasicApp'], env);
     await cdkd(['deploy'], env);
     if (keep) {
-      console.log(`\nThe emulator keeps running at ${url}. In another shell:\n` +
-        `  export AWS_ENDPOINT_URL=${url} AWS_ACCESS_KEY_ID=demo AWS_SECRET_ACCESS_KEY=demo AWS_REGION=us-east-1\n` +
-        '  cd examples/basic-app && node ../../bin/run.js diff -c variant=v2\n' +
-        'Press Ctrl-C to stop it.');
+      console.log(
+        `\nThe emulator keeps running at ${url}. In another shell:\n` +
+          `  export AWS_ENDPOINT_URL=${url} AWS_ACCESS_KEY_ID=demo AWS_SECRET_ACCESS_KEY=demo AWS_REGION=us-east-1\n` +
+          '  cd examples/basic-app && node ../../bin/run.js diff -c variant=v2\n' +
+          'Press Ctrl-C to stop it.',
+      );
       await new Promise((resolve) => child.on('exit', resolve));
       return;
     }
-    console.log('\nDemo complete: the stack was deployed into the local emulator, and a redeploy found nothing to change.');
+    console.log(
+      '\nDemo complete: the stack was deployed into the local emulator, and a redeploy found nothing to change.',
+    );
   } finally {
     if (!keep) child.kill('SIGTERM');
   }

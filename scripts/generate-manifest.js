@@ -8,7 +8,13 @@ const path = require('node:path');
 const { Plugin } = require('@oclif/core');
 
 async function buildManifest(root) {
-  const plugin = new Plugin({ root, type: 'core', ignoreManifest: true, errorOnManifestCreate: true, respectNoCacheDefault: true });
+  const plugin = new Plugin({
+    root,
+    type: 'core',
+    ignoreManifest: true,
+    errorOnManifestCreate: true,
+    respectNoCacheDefault: true,
+  });
   await plugin.load();
   return JSON.stringify(plugin.manifest, null, 2) + '\n';
 }

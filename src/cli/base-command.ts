@@ -11,17 +11,27 @@ import { CdkdError, formatError } from '../util/errors';
 import { StreamIoHost, createLogger } from '../util/io-host';
 import type { IoHost, Logger } from '../util/io-host';
 
-export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof CdkdCommand)['baseFlags'] & T['flags']>;
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
+  (typeof CdkdCommand)['baseFlags'] & T['flags']
+>;
 
 export abstract class CdkdCommand extends Command {
   static override baseFlags = {
-    region: Flags.string({ description: 'AWS region (default: AWS_REGION, then the profile, then us-east-1)', helpGroup: 'GLOBAL' }),
+    region: Flags.string({
+      description: 'AWS region (default: AWS_REGION, then the profile, then us-east-1)',
+      helpGroup: 'GLOBAL',
+    }),
     profile: Flags.string({ description: 'AWS profile from the shared config files', helpGroup: 'GLOBAL' }),
     'endpoint-url': Flags.string({
       description: 'Send every AWS API call to this endpoint (e.g. a local emulator)',
       helpGroup: 'GLOBAL',
     }),
-    verbose: Flags.boolean({ char: 'v', description: 'Show debug output', helpGroup: 'GLOBAL', default: false }),
+    verbose: Flags.boolean({
+      char: 'v',
+      description: 'Show debug output',
+      helpGroup: 'GLOBAL',
+      default: false,
+    }),
   };
 
   private _ioHost?: IoHost;

@@ -57,7 +57,8 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     schemas,
     factory,
     logger,
-    onRetry: (logicalId, err, attempt) => logger.debug(`${logicalId}: retrying after ${(err as Error).name ?? 'error'} (attempt ${attempt})`),
+    onRetry: (logicalId, err, attempt) =>
+      logger.debug(`${logicalId}: retrying after ${(err as Error).name ?? 'error'} (attempt ${attempt})`),
   });
 
   const controller = new AbortController();
@@ -65,12 +66,16 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
   const onSignal = (signal: NodeJS.Signals): void => {
     interrupts++;
     if (interrupts === 1) {
-      logger.warn(`${signal} received: finishing the operations in flight, saving state and releasing the lock. Press Ctrl-C again to quit at once.`);
+      logger.warn(
+        `${signal} received: finishing the operations in flight, saving state and releasing the lock. Press Ctrl-C again to quit at once.`,
+      );
       controller.abort(new Error(`interrupted by ${signal}`));
       return;
     }
     renderer.close();
-    process.stderr.write(`Quit without waiting. The stack lock may be left behind: run \`${options.operation}\` if the next command reports it.\n`);
+    process.stderr.write(
+      `Quit without waiting. The stack lock may be left behind: run \`${options.operation}\` if the next command reports it.\n`,
+    );
     process.exit(130);
   };
   process.on('SIGINT', onSignal);

@@ -38,9 +38,13 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
     ...stackSelectionFlags,
     ...stateFlags,
     ...engineFlags,
-    'stack-concurrency': Flags.integer({ description: 'Stacks deployed at once when independent (default: 4)', min: 1 }),
+    'stack-concurrency': Flags.integer({
+      description: 'Stacks deployed at once when independent (default: 4)',
+      min: 1,
+    }),
     parameters: Flags.string({
-      description: 'Template parameter, as Stack:Name=value or Name=value for every stack that declares it (repeatable)',
+      description:
+        'Template parameter, as Stack:Name=value or Name=value for every stack that declares it (repeatable)',
       multiple: true,
     }),
   };
@@ -54,7 +58,12 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
       stackConcurrency: flags['stack-concurrency'],
     });
     const parameters = parseParameterArgs(flags.parameters ?? []);
-    const session = await openEngineSession({ config, oclifConfig: this.config, progress: flags.progress, operation: 'cdkd force-unlock <stack>' });
+    const session = await openEngineSession({
+      config,
+      oclifConfig: this.config,
+      progress: flags.progress,
+      operation: 'cdkd force-unlock <stack>',
+    });
     try {
       const identity = await session.factory.callerIdentity();
       const assembly = await synthesize({
@@ -64,7 +73,13 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
       });
       try {
         const stacks = assembly.select(stackSelector(argv as string[], flags));
-        validateParameterAssignments(parameters, stacks.map((s) => ({ stackName: s.stackName, template: parseTemplate(s.template, `template of ${s.displayPath}`) })));
+        validateParameterAssignments(
+          parameters,
+          stacks.map((s) => ({
+            stackName: s.stackName,
+            template: parseTemplate(s.template, `template of ${s.displayPath}`),
+          })),
+        );
         const result = await deployApp({
           stacks,
           store: session.store,
@@ -80,19 +95,23 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
         session.renderer.close();
         if (!this.jsonEnabled()) {
           for (const stack of result.stacks) {
-            if (Object.keys(stack.outputs).length > 0) this.log(renderOutputs(stack.stackName, stack.outputs));
+            if (Object.keys(stack.outputs).length > 0)
+              this.log(renderOutputs(stack.stackName, stack.outputs));
           }
         }
         const failures = result.stacks.flatMap((s) => s.failed.map((f) => ({ stack: s.stackName, ...f })));
         if (!result.ok) {
           const lines = failures.map((f) => `  ${f.stack}/${f.logicalId}: ${formatError(f.error)}`);
-          const skipped = result.skippedStacks.length ? `\nNot deployed (a stack they depend on failed): ${result.skippedStacks.join(', ')}` : '';
+          const skipped = result.skippedStacks.length
+            ? `\nNot deployed (a stack they depend on failed): ${result.skippedStacks.join(', ')}`
+            : '';
           const interrupted = result.stacks.some((s) => s.interrupted);
           throw new CdkdError(
             `Deploy ${interrupted ? 'interrupted' : 'failed'}: ${result.stacks.map((s) => `${s.stackName} (${describeSummary(s.summary)})`).join('; ')}${lines.length ? `\n${lines.join('\n')}` : ''}${skipped}`,
             {
               code: interrupted ? 'DEPLOY_INTERRUPTED' : 'DEPLOY_FAILED',
-              remedy: 'Resources that finished are recorded in state; fix the cause and run cdkd deploy again to continue.',
+              remedy:
+                'Resources that finished are recorded in state; fix the cause and run cdkd deploy again to continue.',
             },
           );
         }

@@ -30,16 +30,32 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
 
   async run(): Promise<unknown> {
     const { flags, argv } = await this.parse(Destroy);
-    const config = this.resolveConfig(flags, { ...appConfigFlags(flags), ...stateConfigFlags(flags), concurrency: flags.concurrency });
-    const session = await openEngineSession({ config, oclifConfig: this.config, progress: flags.progress, operation: 'cdkd force-unlock <stack>' });
+    const config = this.resolveConfig(flags, {
+      ...appConfigFlags(flags),
+      ...stateConfigFlags(flags),
+      concurrency: flags.concurrency,
+    });
+    const session = await openEngineSession({
+      config,
+      oclifConfig: this.config,
+      progress: flags.progress,
+      operation: 'cdkd force-unlock <stack>',
+    });
     try {
       const identity = await session.factory.callerIdentity();
-      const assembly = await synthesize({ config, ioHost: session.ioHost, defaultEnvironment: { account: identity.account, region: session.factory.region } });
+      const assembly = await synthesize({
+        config,
+        ioHost: session.ioHost,
+        defaultEnvironment: { account: identity.account, region: session.factory.region },
+      });
       try {
         const selected = assembly.select({ ...stackSelector(argv as string[], flags), exclusively: true });
         const stacks = flags.exclusively ? selected : withDependents(selected, assembly.stacks);
         const names = stacks.map((s) => `${s.stackName} (${stackRegion(s, session.factory)})`).join(', ');
-        if (!flags.force && !(await confirmIfInteractive(`Destroy ${names}? Their AWS resources will be deleted.`))) {
+        if (
+          !flags.force &&
+          !(await confirmIfInteractive(`Destroy ${names}? Their AWS resources will be deleted.`))
+        ) {
           session.logger.info('Cancelled; nothing was changed.');
           return { cancelled: true };
         }
@@ -55,7 +71,14 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
         });
         session.renderer.close();
         if (!result.ok) throw renderDestroyFailure(result.stacks, result.keptStacks);
-        return { stacks: result.stacks.map((s) => ({ stackName: s.stackName, region: s.region, found: s.found, summary: s.summary })) };
+        return {
+          stacks: result.stacks.map((s) => ({
+            stackName: s.stackName,
+            region: s.region,
+            found: s.found,
+            summary: s.summary,
+          })),
+        };
       } finally {
         await assembly.dispose();
       }

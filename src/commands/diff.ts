@@ -14,7 +14,11 @@ export default class Diff extends CdkdCommand {
   static override description = `Show what a deploy would change, against the state in S3
 Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] delete) with its property changes, and the output changes. Reads state without taking the lock; changes nothing.`;
 
-  static override examples = ['<%= config.bin %> diff', '<%= config.bin %> diff MyStack --fail', '<%= config.bin %> diff --all --json'];
+  static override examples = [
+    '<%= config.bin %> diff',
+    '<%= config.bin %> diff MyStack --fail',
+    '<%= config.bin %> diff --all --json',
+  ];
 
   static override enableJsonFlag = true;
   static override strict = false;
@@ -25,7 +29,10 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
     ...stackSelectionFlags,
     ...stateFlags,
     fail: Flags.boolean({ description: 'Exit with code 1 when there are changes', default: false }),
-    parameters: Flags.string({ description: 'Template parameter, as Stack:Name=value or Name=value (repeatable)', multiple: true }),
+    parameters: Flags.string({
+      description: 'Template parameter, as Stack:Name=value or Name=value (repeatable)',
+      multiple: true,
+    }),
   };
 
   async run(): Promise<unknown> {
@@ -36,12 +43,22 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
     const factory = await createClientFactory(config);
     const store = await openStateStore({ config, logger, factory });
     const identity = await factory.callerIdentity();
-    const assembly = await synthesize({ config, ioHost, defaultEnvironment: { account: identity.account, region: factory.region } });
+    const assembly = await synthesize({
+      config,
+      ioHost,
+      defaultEnvironment: { account: identity.account, region: factory.region },
+    });
     let plans;
     try {
       const stacks = assembly.select(stackSelector(argv as string[], flags));
       const parameters = parseParameterArgs(flags.parameters ?? []);
-      validateParameterAssignments(parameters, stacks.map((s) => ({ stackName: s.stackName, template: parseTemplate(s.template, `template of ${s.displayPath}`) })));
+      validateParameterAssignments(
+        parameters,
+        stacks.map((s) => ({
+          stackName: s.stackName,
+          template: parseTemplate(s.template, `template of ${s.displayPath}`),
+        })),
+      );
       plans = await diffApp({ stacks, store, schemas: SchemaStore.default(), factory, parameters });
     } finally {
       await assembly.dispose();

@@ -9,6 +9,9 @@
  * `--endpoint-url` flag sets the same override for every service. When any
  * override is active S3 uses path-style addressing, which local endpoints need.
  */
+import type * as CredentialProviders from '@aws-sdk/credential-providers';
+import type * as StsModule from '@aws-sdk/client-sts';
+import type * as SmithyConfig from '@smithy/core/config';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 
 /** Anything constructed like an AWS SDK v3 client. */
@@ -56,7 +59,7 @@ export class AwsClientFactory {
   /** Resolves the region (flag, AWS_REGION, profile) and the credential chain. */
   static async create(options: AwsClientFactoryOptions = {}): Promise<AwsClientFactory> {
     const region = options.region ?? (await resolveSdkRegion(options.profile)) ?? FALLBACK_REGION;
-    const { fromNodeProviderChain } = require('@aws-sdk/credential-providers') as typeof import('@aws-sdk/credential-providers');
+    const { fromNodeProviderChain } = require('@aws-sdk/credential-providers') as typeof CredentialProviders;
     const credentials = fromNodeProviderChain(options.profile ? { profile: options.profile } : {});
     return new AwsClientFactory(region, options, credentials, `profile:${options.profile ?? 'default'}`);
   }
@@ -65,7 +68,10 @@ export class AwsClientFactory {
    * A factory whose clients use other credentials (e.g. an assumed role). It has its
    * own client cache; `key` names the credentials (a role ARN, say).
    */
-  withCredentials(credentials: AwsCredentialIdentity | AwsCredentialIdentityProvider, key: string): AwsClientFactory {
+  withCredentials(
+    credentials: AwsCredentialIdentity | AwsCredentialIdentityProvider,
+    key: string,
+  ): AwsClientFactory {
     const provider: AwsCredentialIdentityProvider =
       typeof credentials === 'function' ? credentials : async () => credentials;
     return new AwsClientFactory(this.region, this.options, provider, key);
@@ -110,7 +116,7 @@ export class AwsClientFactory {
   callerIdentity(): Promise<CallerIdentity> {
     if (!this.identity) {
       this.identity = (async () => {
-        const { STSClient, GetCallerIdentityCommand } = require('@aws-sdk/client-sts') as typeof import('@aws-sdk/client-sts');
+        const { STSClient, GetCallerIdentityCommand } = require('@aws-sdk/client-sts') as typeof StsModule;
         const out = await this.get(STSClient).send(new GetCallerIdentityCommand({}));
         const arn = out.Arn ?? '';
         return {
@@ -139,7 +145,7 @@ export function partitionOfRegion(region: string): string {
 /** The region the SDK would pick (AWS_REGION, then the profile's `region`), or undefined. */
 async function resolveSdkRegion(profile?: string): Promise<string | undefined> {
   const { loadConfig, NODE_REGION_CONFIG_OPTIONS, NODE_REGION_CONFIG_FILE_OPTIONS } =
-    require('@smithy/core/config') as typeof import('@smithy/core/config');
+    require('@smithy/core/config') as typeof SmithyConfig;
   try {
     return await loadConfig(NODE_REGION_CONFIG_OPTIONS, { ...NODE_REGION_CONFIG_FILE_OPTIONS, profile })();
   } catch {

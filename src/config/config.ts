@@ -5,6 +5,7 @@
  * `context.cdkd.*`) > default. The result is a plain typed object; nothing else
  * in cdkd reads `process.env` or config files for these settings.
  */
+import type * as Cosmiconfig from 'cosmiconfig';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../util/errors';
@@ -127,7 +128,9 @@ const FILE_KEYS: Record<keyof ConfigFile, 'string' | 'number' | 'object'> = {
 function validateFileConfig(value: unknown, where: string): ConfigFile {
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new ConfigError(`Invalid cdkd configuration in ${where}: expected an object, got ${JSON.stringify(value)}.`);
+    throw new ConfigError(
+      `Invalid cdkd configuration in ${where}: expected an object, got ${JSON.stringify(value)}.`,
+    );
   }
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
@@ -137,7 +140,10 @@ function validateFileConfig(value: unknown, where: string): ConfigFile {
         remedy: `Known settings: ${Object.keys(FILE_KEYS).join(', ')}.`,
       });
     }
-    const ok = expected === 'object' ? typeof v === 'object' && v !== null && !Array.isArray(v) : typeof v === expected;
+    const ok =
+      expected === 'object'
+        ? typeof v === 'object' && v !== null && !Array.isArray(v)
+        : typeof v === expected;
     if (!ok) {
       throw new ConfigError(
         `Invalid cdkd configuration in ${where}: '${key}' must be a ${expected}, got ${JSON.stringify(v)}.`,
@@ -162,7 +168,9 @@ function readCdkJson(cwd: string): CdkJson {
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new ConfigError(`Cannot parse ${file}: ${(err as Error).message}`, { remedy: 'Fix the JSON syntax.' });
+    throw new ConfigError(`Cannot parse ${file}: ${(err as Error).message}`, {
+      remedy: 'Fix the JSON syntax.',
+    });
   }
   const obj = (parsed ?? {}) as Record<string, unknown>;
   const context = { ...((obj.context as Record<string, unknown> | undefined) ?? {}) };
@@ -178,7 +186,7 @@ function readCdkJson(cwd: string): CdkJson {
 
 function loadConfigFile(cwd: string): { config: ConfigFile; file?: string } {
   // Required lazily: cosmiconfig is only needed by commands that resolve config.
-  const { cosmiconfigSync } = require('cosmiconfig') as typeof import('cosmiconfig');
+  const { cosmiconfigSync } = require('cosmiconfig') as typeof Cosmiconfig;
   const explorer = cosmiconfigSync('cdkd', { searchPlaces: CONFIG_SEARCH_PLACES, searchStrategy: 'none' });
   let result: ReturnType<typeof explorer.search>;
   try {
@@ -253,7 +261,10 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     return undefined;
   }
 
-  function withDefault<K extends keyof typeof DEFAULTS>(key: K, value: ConfigFile[K] | undefined): (typeof DEFAULTS)[K] | NonNullable<ConfigFile[K]> {
+  function withDefault<K extends keyof typeof DEFAULTS>(
+    key: K,
+    value: ConfigFile[K] | undefined,
+  ): (typeof DEFAULTS)[K] | NonNullable<ConfigFile[K]> {
     if (value !== undefined) return value as NonNullable<ConfigFile[K]>;
     sources[key] = 'default';
     return DEFAULTS[key];
@@ -263,9 +274,24 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
   const output = pick('output', flags.output, env[ENV_VARS.output], cdkJson.cdkd.output ?? cdkJson.output);
   const region = pick('region', flags.region, env.AWS_REGION || env.AWS_DEFAULT_REGION, cdkJson.cdkd.region);
   const profile = pick('profile', flags.profile, env.AWS_PROFILE, cdkJson.cdkd.profile);
-  const endpointUrl = pick('endpointUrl', flags.endpointUrl, env[ENV_VARS.endpointUrl], cdkJson.cdkd.endpointUrl);
-  const stateBucket = pick('stateBucket', flags.stateBucket, env[ENV_VARS.stateBucket], cdkJson.cdkd.stateBucket);
-  const statePrefix = pick('statePrefix', flags.statePrefix, env[ENV_VARS.statePrefix], cdkJson.cdkd.statePrefix);
+  const endpointUrl = pick(
+    'endpointUrl',
+    flags.endpointUrl,
+    env[ENV_VARS.endpointUrl],
+    cdkJson.cdkd.endpointUrl,
+  );
+  const stateBucket = pick(
+    'stateBucket',
+    flags.stateBucket,
+    env[ENV_VARS.stateBucket],
+    cdkJson.cdkd.stateBucket,
+  );
+  const statePrefix = pick(
+    'statePrefix',
+    flags.statePrefix,
+    env[ENV_VARS.statePrefix],
+    cdkJson.cdkd.statePrefix,
+  );
   const lockTtlSeconds = pick(
     'lockTtlSeconds',
     flags.lockTtlSeconds,
@@ -297,7 +323,12 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
   }
 
   // Context merges rather than overrides: cdk.json < config file < --context.
-  const context = { ...cdkJson.context, ...(cdkJson.cdkd.context ?? {}), ...(file.context ?? {}), ...parseContextFlags(flags.context) };
+  const context = {
+    ...cdkJson.context,
+    ...(cdkJson.cdkd.context ?? {}),
+    ...(file.context ?? {}),
+    ...parseContextFlags(flags.context),
+  };
 
   return {
     cwd,

@@ -50,28 +50,40 @@ export function stackRegion(stack: SynthesizedStack, factory: AwsClientFactory):
 }
 
 /** Refuses stacks bound to another account: cdkd deploys with the caller's credentials. */
-export async function assertStackAccounts(stacks: readonly SynthesizedStack[], factory: AwsClientFactory): Promise<void> {
+export async function assertStackAccounts(
+  stacks: readonly SynthesizedStack[],
+  factory: AwsClientFactory,
+): Promise<void> {
   const fixed = stacks.filter((s) => s.environment.accountFromApp);
   if (fixed.length === 0) return;
   const { account } = await factory.callerIdentity();
   for (const s of fixed) {
     if (s.environment.account !== account) {
-      throw new CdkdError(`Stack ${s.displayPath} is bound to account ${s.environment.account}, but the credentials in use belong to ${account}.`, {
-        code: 'ACCOUNT_MISMATCH',
-        remedy: `Use credentials (--profile) for account ${s.environment.account}, or remove the stack's explicit env.account.`,
-      });
+      throw new CdkdError(
+        `Stack ${s.displayPath} is bound to account ${s.environment.account}, but the credentials in use belong to ${account}.`,
+        {
+          code: 'ACCOUNT_MISMATCH',
+          remedy: `Use credentials (--profile) for account ${s.environment.account}, or remove the stack's explicit env.account.`,
+        },
+      );
     }
   }
 }
 
 /** Asset storage per region: cdkd's when the region's bootstrap marker exists, else CDK's bootstrap destinations. */
-export async function assetModes(stacks: readonly SynthesizedStack[], store: StateStore, factory: AwsClientFactory): Promise<Map<string, AssetMode>> {
+export async function assetModes(
+  stacks: readonly SynthesizedStack[],
+  store: StateStore,
+  factory: AwsClientFactory,
+): Promise<Map<string, AssetMode>> {
   const modes = new Map<string, AssetMode>();
   for (const region of new Set(stacks.map((s) => stackRegion(s, factory)))) {
     const marker = await readBootstrapMarker(store.bucket, region);
     modes.set(
       region,
-      marker ? { mode: 'cdkd', assetBucket: marker.assetBucket, containerRepository: marker.containerRepository } : { mode: 'cdk-bootstrap' },
+      marker
+        ? { mode: 'cdkd', assetBucket: marker.assetBucket, containerRepository: marker.containerRepository }
+        : { mode: 'cdk-bootstrap' },
     );
   }
   return modes;
@@ -96,7 +108,8 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployAppRes
   const byId = new Map(stacks.map((s) => [s.artifactId, s]));
   const dag = new Dag<SynthesizedStack>();
   for (const s of stacks) dag.addNode(s.artifactId, s);
-  for (const s of stacks) for (const dep of s.dependencies) if (byId.has(dep)) dag.addDependency(s.artifactId, dep);
+  for (const s of stacks)
+    for (const dep of s.dependencies) if (byId.has(dep)) dag.addDependency(s.artifactId, dep);
 
   const results: DeployStackResult[] = [];
   const execution = await executeDag(dag, {
@@ -124,7 +137,8 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployAppRes
         },
       );
       results.push(result);
-      if (!result.ok) throw new CdkdError(`${stack.stackName} did not deploy completely`, { code: 'STACK_FAILED' });
+      if (!result.ok)
+        throw new CdkdError(`${stack.stackName} did not deploy completely`, { code: 'STACK_FAILED' });
     },
   });
   const skippedStacks = [...execution.skipped, ...execution.notStarted].map((id) => byId.get(id)!.stackName);

@@ -78,7 +78,16 @@ export interface DeployStackResult {
 const RETAIN_POLICIES = new Set<PolicyAttribute | undefined>(['Retain', 'RetainExceptOnCreate']);
 
 function emptySummary(): StackSummary {
-  return { created: 0, updated: 0, replaced: 0, deleted: 0, retained: 0, unchanged: 0, failed: 0, skipped: 0 };
+  return {
+    created: 0,
+    updated: 0,
+    replaced: 0,
+    deleted: 0,
+    retained: 0,
+    unchanged: 0,
+    failed: 0,
+    skipped: 0,
+  };
 }
 
 function schemaLookup(schemas: SchemaStore): ResourceSchemaLookup {
@@ -116,7 +125,10 @@ function planTotal(plan: StackPlan): number {
   return plan.resources.filter((r) => r.action !== 'NO_CHANGE').length;
 }
 
-export async function deployStack(input: DeployStackInput, options: DeployStackOptions): Promise<DeployStackResult> {
+export async function deployStack(
+  input: DeployStackInput,
+  options: DeployStackOptions,
+): Promise<DeployStackResult> {
   const { stackName, region, template } = input;
   const { store, provisioner, schemas, factory, ioHost } = options;
   const logger = createLogger(ioHost);
@@ -138,18 +150,41 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
   };
   const lookup = schemaLookup(schemas);
   const crossStack = new StateCrossStackResolver(store, factory);
-  const env = stackResolverEnv({ stackName, region, factory, parameterValues: input.parameterValues, crossStack });
+  const env = stackResolverEnv({
+    stackName,
+    region,
+    factory,
+    parameterValues: input.parameterValues,
+    crossStack,
+  });
 
   // Fast path: plan against the current record without the lock.
   const before = await store.backend.getState(stackName, region);
   const preview = await planStack({ template, state: before?.state, schemas: lookup, resolverEnv: env });
-  if (!preview.hasChanges && before && before.sourceVersion === STATE_SCHEMA_VERSION && !before.legacy && before.state.exportNames !== undefined) {
+  if (
+    !preview.hasChanges &&
+    before &&
+    before.sourceVersion === STATE_SCHEMA_VERSION &&
+    !before.legacy &&
+    before.state.exportNames !== undefined
+  ) {
     result.noChanges = true;
     result.ok = true;
     result.outputs = before.state.outputs;
     summary.unchanged = preview.resources.length;
     result.elapsedMs = Date.now() - started;
-    emitStackEvent(ioHost, { stackName, region, operation: 'deploy', phase: 'no-changes', outputs: result.outputs, elapsedMs: result.elapsedMs }, `${stackName}: no changes`);
+    emitStackEvent(
+      ioHost,
+      {
+        stackName,
+        region,
+        operation: 'deploy',
+        phase: 'no-changes',
+        outputs: result.outputs,
+        elapsedMs: result.elapsedMs,
+      },
+      `${stackName}: no changes`,
+    );
     return result;
   }
   emitStackEvent(
@@ -174,12 +209,14 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
       {
         ...env,
         schemas: lookup,
-        resources: (id) => (pending.has(id) || !Object.prototype.hasOwnProperty.call(working, id) ? undefined : working[id]),
+        resources: (id) =>
+          pending.has(id) || !Object.prototype.hasOwnProperty.call(working, id) ? undefined : working[id],
       },
       { mode: 'strict', dynamicReferences: 'preserve-secrets' },
     );
     const readers = { ssmParameter: env.ssmParameter, secretValue: env.secretValue };
-    const withSecrets = async (props: Record<string, unknown>) => (await resolveDynamicReferencesIn(props, readers)) as Record<string, unknown>;
+    const withSecrets = async (props: Record<string, unknown>) =>
+      (await resolveDynamicReferencesIn(props, readers)) as Record<string, unknown>;
 
     const snapshot = (): StackState => ({
       ...(previousState ?? { outputs: {} }),
@@ -189,14 +226,26 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
       resources: { ...working },
       outputs: previousState?.outputs ?? {},
       // A failure-path save keeps the previous bag and its export set, and never drops a recorded read.
-      imports: unionBy(previousState?.imports, crossStack.recorded.imports, (i) => `${i.sourceStack}|${i.sourceRegion}|${i.exportName}`),
-      outputReads: unionBy(previousState?.outputReads, crossStack.recorded.outputReads, (o) => `${o.sourceStack}|${o.sourceRegion}|${o.outputName}`),
+      imports: unionBy(
+        previousState?.imports,
+        crossStack.recorded.imports,
+        (i) => `${i.sourceStack}|${i.sourceRegion}|${i.exportName}`,
+      ),
+      outputReads: unionBy(
+        previousState?.outputReads,
+        crossStack.recorded.outputReads,
+        (o) => `${o.sourceStack}|${o.sourceRegion}|${o.outputName}`,
+      ),
       lastModified: Date.now(),
     });
     const writer = new StateWriter(
       (state, etag) => store.backend.saveState(stackName, region, state, etag),
       current?.etag,
-      { intervalMs: options.saveIntervalMs, onError: (err) => logger.warn(`Could not persist deploy progress (will retry): ${(err as Error).message}`) },
+      {
+        intervalMs: options.saveIntervalMs,
+        onError: (err) =>
+          logger.warn(`Could not persist deploy progress (will retry): ${(err as Error).message}`),
+      },
     );
     const changed = () => writer.markChanged(snapshot);
 
@@ -213,7 +262,9 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
         ...(resolved.deletionPolicy ? { deletionPolicy: resolved.deletionPolicy } : {}),
         ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
       };
-      const record = Object.prototype.hasOwnProperty.call(recorded, logicalId) ? recorded[logicalId] : undefined;
+      const record = Object.prototype.hasOwnProperty.call(recorded, logicalId)
+        ? recorded[logicalId]
+        : undefined;
       const change = classifyResourceChange(type, desired, record, schemaOf(lookup, type));
       const dependencies = graph.dependenciesOf(logicalId).sort();
       const base = {
@@ -232,7 +283,14 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
         working[logicalId] = refreshed;
         if (change.action === 'UPDATE') {
           summary.updated++;
-          emit({ logicalId, resourceType: type, action: 'UPDATE', status: 'succeeded', physicalId: record!.physicalId, reason: 'policy attributes only' });
+          emit({
+            logicalId,
+            resourceType: type,
+            action: 'UPDATE',
+            status: 'succeeded',
+            physicalId: record!.physicalId,
+            reason: 'policy attributes only',
+          });
           changed();
         } else {
           summary.unchanged++;
@@ -246,18 +304,36 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
       const properties = await withSecrets(resolved.properties);
       let routed: RoutedProvider;
       try {
-        routed = provisioner.route(type, properties, region, action === 'UPDATE' ? record?.provisionedBy : undefined);
+        routed = provisioner.route(
+          type,
+          properties,
+          region,
+          action === 'UPDATE' ? record?.provisionedBy : undefined,
+        );
       } catch (err) {
         emit({ logicalId, resourceType: type, action, status: 'failed', reason: (err as Error).message });
         throw err;
       }
-      emit({ logicalId, resourceType: type, action, status: 'started', route: routed.provisionedBy, routeReason: routed.decision.reason, physicalId: record?.physicalId });
+      emit({
+        logicalId,
+        resourceType: type,
+        action,
+        status: 'started',
+        route: routed.provisionedBy,
+        routeReason: routed.decision.reason,
+        physicalId: record?.physicalId,
+      });
       logger.debug(`${logicalId} (${type}) → ${routed.decision.route}: ${routed.decision.reason}`);
       try {
         if (action === 'CREATE' || action === 'REPLACE') {
           pending.add(logicalId);
           const token = `${runId}:${stackName}:${region}:${logicalId}`;
-          const create = () => provisioner.create(routed, logicalId, type, properties, { stackName, region, idempotencyToken: token });
+          const create = () =>
+            provisioner.create(routed, logicalId, type, properties, {
+              stackName,
+              region,
+              idempotencyToken: token,
+            });
           let created;
           let oldDeletedFirst = false;
           try {
@@ -268,11 +344,21 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
             if (RETAIN_POLICIES.has(resolved.updateReplacePolicy)) {
               throw new CdkdError(
                 `${logicalId} (${type}) must be replaced, but its new copy collides with the name of the original, which UpdateReplacePolicy ${resolved.updateReplacePolicy} keeps.`,
-                { code: 'REPLACEMENT_NAME_COLLISION', cause: err, remedy: 'Change the resource name in the app, or drop UpdateReplacePolicy Retain, then re-run.' },
+                {
+                  code: 'REPLACEMENT_NAME_COLLISION',
+                  cause: err,
+                  remedy:
+                    'Change the resource name in the app, or drop UpdateReplacePolicy Retain, then re-run.',
+                },
               );
             }
-            logger.info(`${logicalId}: the replacement's name is taken by the original; deleting the original first.`);
-            await provisioner.delete(provisioner.routeRecord(record!, region), logicalId, record!, { stackName, expectedRegion: previousState?.region ?? region });
+            logger.info(
+              `${logicalId}: the replacement's name is taken by the original; deleting the original first.`,
+            );
+            await provisioner.delete(provisioner.routeRecord(record!, region), logicalId, record!, {
+              stackName,
+              expectedRegion: previousState?.region ?? region,
+            });
             oldDeletedFirst = true;
             delete working[logicalId];
             changed();
@@ -288,16 +374,29 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
           pending.delete(logicalId);
           if (action === 'REPLACE') {
             summary.replaced++;
-            if (!oldDeletedFirst) replacedOriginals.push({ logicalId, record: record!, retain: RETAIN_POLICIES.has(resolved.updateReplacePolicy) });
+            if (!oldDeletedFirst)
+              replacedOriginals.push({
+                logicalId,
+                record: record!,
+                retain: RETAIN_POLICIES.has(resolved.updateReplacePolicy),
+              });
           } else {
             summary.created++;
           }
         } else {
           const previous = await withSecrets(record!.properties ?? {});
-          const updated = await provisioner.update(routed, logicalId, record!.physicalId, type, properties, previous, {
-            stackName,
-            expectedRegion: previousState?.region ?? region,
-          });
+          const updated = await provisioner.update(
+            routed,
+            logicalId,
+            record!.physicalId,
+            type,
+            properties,
+            previous,
+            {
+              stackName,
+              expectedRegion: previousState?.region ?? region,
+            },
+          );
           working[logicalId] = {
             ...record!,
             ...base,
@@ -312,10 +411,26 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
           else summary.updated++;
         }
       } catch (err) {
-        emit({ logicalId, resourceType: type, action, status: 'failed', elapsedMs: Date.now() - t0, reason: (err as Error).message, route: routed.provisionedBy });
+        emit({
+          logicalId,
+          resourceType: type,
+          action,
+          status: 'failed',
+          elapsedMs: Date.now() - t0,
+          reason: (err as Error).message,
+          route: routed.provisionedBy,
+        });
         throw err;
       }
-      emit({ logicalId, resourceType: type, action, status: 'succeeded', elapsedMs: Date.now() - t0, physicalId: working[logicalId].physicalId, route: routed.provisionedBy });
+      emit({
+        logicalId,
+        resourceType: type,
+        action,
+        status: 'succeeded',
+        elapsedMs: Date.now() - t0,
+        physicalId: working[logicalId].physicalId,
+        route: routed.provisionedBy,
+      });
       changed();
     };
 
@@ -326,7 +441,13 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
       onEvent: (e) => {
         if (e.type === 'skipped') {
           const type = graph.data(e.id).Type;
-          emit({ logicalId: e.id, resourceType: type, action: recorded[e.id] ? 'UPDATE' : 'CREATE', status: 'skipped', reason: `${e.cause} failed` });
+          emit({
+            logicalId: e.id,
+            resourceType: type,
+            action: recorded[e.id] ? 'UPDATE' : 'CREATE',
+            status: 'skipped',
+            reason: `${e.cause} failed`,
+          });
           result.skipped.push({ logicalId: e.id, reason: `depends on ${e.cause}, which failed` });
         }
       },
@@ -339,7 +460,11 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
     if (!execution.ok) {
       // Keep everything that was made; cleanup waits for a successful deploy.
       for (const r of replacedOriginals) {
-        result.leftOver.push({ logicalId: r.logicalId, resourceType: r.record.resourceType, physicalId: r.record.physicalId });
+        result.leftOver.push({
+          logicalId: r.logicalId,
+          resourceType: r.record.resourceType,
+          physicalId: r.record.physicalId,
+        });
       }
       if (result.leftOver.length > 0) {
         logger.warn(
@@ -360,18 +485,41 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
     // Cleanup: resources the template no longer has (dependents first), then replaced originals.
     const deleteRecord = async (logicalId: string, record: ResourceState, action: ResourceAction) => {
       const t0 = Date.now();
-      emit({ logicalId, resourceType: record.resourceType, action, status: 'started', physicalId: record.physicalId });
+      emit({
+        logicalId,
+        resourceType: record.resourceType,
+        action,
+        status: 'started',
+        physicalId: record.physicalId,
+      });
       try {
         const outcome = await provisioner.delete(provisioner.routeRecord(record, region), logicalId, record, {
           stackName,
           expectedRegion: previousState?.region ?? region,
         });
-        if (outcome && outcome.outcome === 'skipped') throw new CdkdError(`${logicalId} (${record.resourceType}) was not deleted: ${outcome.reason}`, { code: 'DELETE_SKIPPED' });
+        if (outcome && outcome.outcome === 'skipped')
+          throw new CdkdError(`${logicalId} (${record.resourceType}) was not deleted: ${outcome.reason}`, {
+            code: 'DELETE_SKIPPED',
+          });
       } catch (err) {
-        emit({ logicalId, resourceType: record.resourceType, action, status: 'failed', elapsedMs: Date.now() - t0, reason: (err as Error).message });
+        emit({
+          logicalId,
+          resourceType: record.resourceType,
+          action,
+          status: 'failed',
+          elapsedMs: Date.now() - t0,
+          reason: (err as Error).message,
+        });
         throw err;
       }
-      emit({ logicalId, resourceType: record.resourceType, action, status: 'succeeded', elapsedMs: Date.now() - t0, physicalId: record.physicalId });
+      emit({
+        logicalId,
+        resourceType: record.resourceType,
+        action,
+        status: 'succeeded',
+        elapsedMs: Date.now() - t0,
+        physicalId: record.physicalId,
+      });
     };
     const removed: Record<string, ResourceState> = {};
     for (const [id, record] of Object.entries(recorded)) if (!graph.has(id)) removed[id] = record;
@@ -383,7 +531,14 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
         if (RETAIN_POLICIES.has(record.deletionPolicy)) {
           delete working[logicalId];
           summary.retained++;
-          emit({ logicalId, resourceType: record.resourceType, action: 'RETAIN', status: 'succeeded', physicalId: record.physicalId, reason: `DeletionPolicy ${record.deletionPolicy}: kept in AWS, removed from state` });
+          emit({
+            logicalId,
+            resourceType: record.resourceType,
+            action: 'RETAIN',
+            status: 'succeeded',
+            physicalId: record.physicalId,
+            reason: `DeletionPolicy ${record.deletionPolicy}: kept in AWS, removed from state`,
+          });
           changed();
           return;
         }
@@ -397,15 +552,25 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
     await Promise.all(
       replacedOriginals.map(async (r) => {
         if (r.retain) {
-          result.leftOver.push({ logicalId: r.logicalId, resourceType: r.record.resourceType, physicalId: r.record.physicalId });
-          logger.info(`${r.logicalId}: the replaced original ${r.record.physicalId} is kept (UpdateReplacePolicy Retain).`);
+          result.leftOver.push({
+            logicalId: r.logicalId,
+            resourceType: r.record.resourceType,
+            physicalId: r.record.physicalId,
+          });
+          logger.info(
+            `${r.logicalId}: the replaced original ${r.record.physicalId} is kept (UpdateReplacePolicy Retain).`,
+          );
           return;
         }
         try {
           await deleteRecord(r.logicalId, r.record, 'DELETE');
         } catch (err) {
           cleanupFailures.push({ id: r.logicalId, error: err });
-          result.leftOver.push({ logicalId: r.logicalId, resourceType: r.record.resourceType, physicalId: r.record.physicalId });
+          result.leftOver.push({
+            logicalId: r.logicalId,
+            resourceType: r.record.resourceType,
+            physicalId: r.record.physicalId,
+          });
         }
       }),
     );
@@ -423,14 +588,21 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
       exportNames,
       ...(crossStack.recorded.imports.length ? { imports: crossStack.recorded.imports } : {}),
       ...(crossStack.recorded.outputReads.length ? { outputReads: crossStack.recorded.outputReads } : {}),
-      ...(previousState?.parentStack ? { parentStack: previousState.parentStack, parentLogicalId: previousState.parentLogicalId, parentRegion: previousState.parentRegion } : {}),
+      ...(previousState?.parentStack
+        ? {
+            parentStack: previousState.parentStack,
+            parentLogicalId: previousState.parentLogicalId,
+            parentRegion: previousState.parentRegion,
+          }
+        : {}),
       lastModified: Date.now(),
     };
     await writer.saveNow(finalState);
     result.outputs = outputs;
     result.stateWrites = { ...writer.stats };
     const exportsChanged =
-      !jsonEqual(previousState?.exportNames, exportNames) || exportNames.some((n) => !jsonEqual(previousState?.outputs?.[n], outputs[n]));
+      !jsonEqual(previousState?.exportNames, exportNames) ||
+      exportNames.some((n) => !jsonEqual(previousState?.outputs?.[n], outputs[n]));
     if (exportsChanged) await store.exportsIndex.updateStack(region, finalState);
 
     result.ok = cleanupFailures.length === 0 && !deletion.aborted;
@@ -438,7 +610,15 @@ export async function deployStack(input: DeployStackInput, options: DeployStackO
     result.elapsedMs = Date.now() - started;
     emitStackEvent(
       ioHost,
-      { stackName, region, operation: 'deploy', phase: result.ok ? 'succeeded' : 'failed', summary, outputs, elapsedMs: result.elapsedMs },
+      {
+        stackName,
+        region,
+        operation: 'deploy',
+        phase: result.ok ? 'succeeded' : 'failed',
+        summary,
+        outputs,
+        elapsedMs: result.elapsedMs,
+      },
       result.ok
         ? `${stackName}: deployed in ${(result.elapsedMs / 1000).toFixed(1)}s (${describeSummary(summary)})`
         : `${stackName}: deployed, but cleanup failed (${describeSummary(summary)})`,

@@ -37,7 +37,10 @@ export interface DestroyAppResult {
 }
 
 /** The selection plus every stack that depends on it, transitively (they must go first). */
-export function withDependents(selected: readonly SynthesizedStack[], all: readonly SynthesizedStack[]): SynthesizedStack[] {
+export function withDependents(
+  selected: readonly SynthesizedStack[],
+  all: readonly SynthesizedStack[],
+): SynthesizedStack[] {
   const chosen = new Set(selected.map((s) => s.artifactId));
   let grew = true;
   while (grew) {
@@ -57,7 +60,8 @@ function templateDeletionPolicies(stack: SynthesizedStack): Record<string, Polic
   const resources = (stack.template.Resources ?? {}) as Record<string, { DeletionPolicy?: unknown }>;
   for (const [id, r] of Object.entries(resources)) {
     const policy = r?.DeletionPolicy;
-    if (typeof policy === 'string' && (POLICY_ATTRIBUTES as readonly string[]).includes(policy)) out[id] = policy as PolicyAttribute;
+    if (typeof policy === 'string' && (POLICY_ATTRIBUTES as readonly string[]).includes(policy))
+      out[id] = policy as PolicyAttribute;
   }
   return out;
 }
@@ -68,7 +72,8 @@ export async function destroyApp(options: DestroyAppOptions): Promise<DestroyApp
   // A stack is destroyed after every selected stack that depends on it.
   const dag = new Dag<SynthesizedStack>();
   for (const s of stacks) dag.addNode(s.artifactId, s);
-  for (const s of stacks) for (const dep of s.dependencies) if (byId.has(dep)) dag.addDependency(dep, s.artifactId);
+  for (const s of stacks)
+    for (const dep of s.dependencies) if (byId.has(dep)) dag.addDependency(dep, s.artifactId);
 
   const results: DestroyStackResult[] = [];
   const execution = await executeDag(dag, {
@@ -87,7 +92,8 @@ export async function destroyApp(options: DestroyAppOptions): Promise<DestroyApp
         templateDeletionPolicies: templateDeletionPolicies(stack),
       });
       results.push(result);
-      if (result.found && !result.complete) throw new CdkdError(`${stack.stackName} was not destroyed completely`, { code: 'STACK_FAILED' });
+      if (result.found && !result.complete)
+        throw new CdkdError(`${stack.stackName} was not destroyed completely`, { code: 'STACK_FAILED' });
     },
   });
   for (const f of execution.failed) {

@@ -52,7 +52,16 @@ export interface DestroyStackResult {
 }
 
 function emptySummary(): StackSummary {
-  return { created: 0, updated: 0, replaced: 0, deleted: 0, retained: 0, unchanged: 0, failed: 0, skipped: 0 };
+  return {
+    created: 0,
+    updated: 0,
+    replaced: 0,
+    deleted: 0,
+    retained: 0,
+    unchanged: 0,
+    failed: 0,
+    skipped: 0,
+  };
 }
 
 /** A persisted snapshot during destroy never advertises outputs or cross-stack reads of gone resources. */
@@ -99,10 +108,14 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     const consumers = await findImportingConsumers(store, state, region);
     if (consumers.length > 0) {
       const list = consumers.map((c) => `${c.stackName} (imports ${c.exportName})`).join(', ');
-      throw new CdkdError(`Cannot destroy ${stackName} (${region}): its exports are still imported by ${list}.`, {
-        code: 'EXPORT_IN_USE',
-        remedy: 'Destroy the consuming stacks first, or remove their Fn::ImportValue references and redeploy them.',
-      });
+      throw new CdkdError(
+        `Cannot destroy ${stackName} (${region}): its exports are still imported by ${list}.`,
+        {
+          code: 'EXPORT_IN_USE',
+          remedy:
+            'Destroy the consuming stacks first, or remove their Fn::ImportValue references and redeploy them.',
+        },
+      );
     }
     const remaining: Record<string, ResourceState> = { ...state.resources };
     const dag = buildDeletionGraph(state.resources);
@@ -114,11 +127,29 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     const writer = new StateWriter(
       (snapshot, etag) => store.backend.saveState(stackName, region, snapshot, etag),
       record.etag,
-      { intervalMs: options.saveIntervalMs, onError: (err) => logger.warn(`Could not persist destroy progress (will retry): ${(err as Error).message}`) },
+      {
+        intervalMs: options.saveIntervalMs,
+        onError: (err) =>
+          logger.warn(`Could not persist destroy progress (will retry): ${(err as Error).message}`),
+      },
     );
 
-    const event = (logicalId: string, res: ResourceState, action: ResourceAction, status: 'started' | 'succeeded' | 'failed' | 'skipped', extra: { elapsedMs?: number; reason?: string } = {}) =>
-      emitResourceEvent(ioHost, { stackName, logicalId, resourceType: res.resourceType, physicalId: res.physicalId, action, status, ...extra });
+    const event = (
+      logicalId: string,
+      res: ResourceState,
+      action: ResourceAction,
+      status: 'started' | 'succeeded' | 'failed' | 'skipped',
+      extra: { elapsedMs?: number; reason?: string } = {},
+    ) =>
+      emitResourceEvent(ioHost, {
+        stackName,
+        logicalId,
+        resourceType: res.resourceType,
+        physicalId: res.physicalId,
+        action,
+        status,
+        ...extra,
+      });
 
     const execution = await executeDag(dag, {
       concurrency: options.concurrency,
@@ -145,9 +176,15 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
         const routed = provisioner.routeRecord(res, region);
         let outcome;
         try {
-          outcome = await provisioner.delete(routed, logicalId, res, { stackName, expectedRegion: state.region ?? region });
+          outcome = await provisioner.delete(routed, logicalId, res, {
+            stackName,
+            expectedRegion: state.region ?? region,
+          });
         } catch (err) {
-          event(logicalId, res, 'DELETE', 'failed', { elapsedMs: Date.now() - t0, reason: (err as Error).message });
+          event(logicalId, res, 'DELETE', 'failed', {
+            elapsedMs: Date.now() - t0,
+            reason: (err as Error).message,
+          });
           throw err;
         }
         if (outcome && outcome.outcome === 'skipped') {
@@ -177,9 +214,11 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     if (everythingGone && !execution.aborted && result.failed.length === 0 && result.skipped.length === 0) {
       await writer.stop();
       await store.backend.deleteState(stackName, region);
-      await store.exportsIndex.removeStack(region, stackName).catch((err: Error) =>
-        logger.warn(`Could not remove ${stackName}'s entries from the exports index: ${err.message}`),
-      );
+      await store.exportsIndex
+        .removeStack(region, stackName)
+        .catch((err: Error) =>
+          logger.warn(`Could not remove ${stackName}'s entries from the exports index: ${err.message}`),
+        );
       result.complete = true;
     } else {
       await writer.saveNow(destroySnapshot(state, remaining));
@@ -187,7 +226,14 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     result.elapsedMs = Date.now() - started;
     emitStackEvent(
       ioHost,
-      { stackName, region, operation: 'destroy', phase: result.complete ? 'succeeded' : 'failed', summary, elapsedMs: result.elapsedMs },
+      {
+        stackName,
+        region,
+        operation: 'destroy',
+        phase: result.complete ? 'succeeded' : 'failed',
+        summary,
+        elapsedMs: result.elapsedMs,
+      },
       result.complete
         ? `${stackName}: destroyed (${summary.deleted} deleted, ${summary.retained} retained) in ${(result.elapsedMs / 1000).toFixed(1)}s`
         : `${stackName}: destroy incomplete (${summary.deleted} deleted, ${summary.retained} retained, ${summary.failed} failed, ${summary.skipped} skipped); the remaining resources stay in state`,

@@ -33,7 +33,10 @@ export async function diffApp(options: DiffAppOptions): Promise<StackPlan[]> {
   const plans: StackPlan[] = [];
   for (const stack of stacks) {
     const region = stackRegion(stack, factory);
-    const raw = stack.assetManifests.length > 0 ? prepareStackAssets(stack, modes.get(region)!).template : stack.template;
+    const raw =
+      stack.assetManifests.length > 0
+        ? prepareStackAssets(stack, modes.get(region)!).template
+        : stack.template;
     const template = parseTemplate(raw, `template of ${stack.displayPath}`);
     const record = await store.backend.getState(stack.stackName, region);
     plans.push(

@@ -88,10 +88,27 @@ export function describeResourceEvent(e: ResourceEvent): string {
 }
 
 export function emitResourceEvent(host: IoHost, event: ResourceEvent): void {
-  const level: LogLevel = event.status === 'failed' ? 'error' : event.status === 'skipped' || event.status === 'retrying' ? 'warn' : 'info';
-  host.notify({ level, code: RESOURCE_EVENT, message: `${event.stackName}: ${describeResourceEvent(event)}`, data: event, time: new Date() });
+  const level: LogLevel =
+    event.status === 'failed'
+      ? 'error'
+      : event.status === 'skipped' || event.status === 'retrying'
+        ? 'warn'
+        : 'info';
+  host.notify({
+    level,
+    code: RESOURCE_EVENT,
+    message: `${event.stackName}: ${describeResourceEvent(event)}`,
+    data: event,
+    time: new Date(),
+  });
 }
 
 export function emitStackEvent(host: IoHost, event: StackEvent, message: string): void {
-  host.notify({ level: event.phase === 'failed' ? 'error' : 'info', code: STACK_EVENT, message, data: event, time: new Date() });
+  host.notify({
+    level: event.phase === 'failed' ? 'error' : 'info',
+    code: STACK_EVENT,
+    message,
+    data: event,
+    time: new Date(),
+  });
 }

@@ -51,7 +51,11 @@ export class ResourceProvisioner {
   constructor(private readonly options: ProvisionerOptions) {
     const { schemas } = options;
     options.registry.setCloudControlProvider(
-      (ctx) => new CloudControlProvider(ctx, { ...options.cloudControl, schemas: { get: (t) => schemas.tryGet(t) } }),
+      (ctx) =>
+        new CloudControlProvider(ctx, {
+          ...options.cloudControl,
+          schemas: { get: (t) => schemas.tryGet(t) },
+        }),
     );
   }
 
@@ -66,7 +70,12 @@ export class ResourceProvisioner {
   }
 
   /** Routes a resource by its template properties (and a pinned `provisionedBy`). */
-  route(resourceType: string, properties: Record<string, unknown>, region: string, pinned?: ProvisionedBy): RoutedProvider {
+  route(
+    resourceType: string,
+    properties: Record<string, unknown>,
+    region: string,
+    pinned?: ProvisionedBy,
+  ): RoutedProvider {
     const decision = this.options.registry.providerFor(resourceType, properties, pinned);
     return this.instantiate(decision, region);
   }
@@ -76,7 +85,12 @@ export class ResourceProvisioner {
     if (record.provisionedBy === 'sdk' && this.options.registry.registrationFor(record.resourceType)) {
       const registration = this.options.registry.registrationFor(record.resourceType)!;
       return this.instantiate(
-        { route: 'sdk', registration, packName: registration.packName, reason: 'state records it as provisioned by an SDK provider' },
+        {
+          route: 'sdk',
+          registration,
+          packName: registration.packName,
+          reason: 'state records it as provisioned by an SDK provider',
+        },
         region,
       );
     }
@@ -88,7 +102,13 @@ export class ResourceProvisioner {
     return { decision, provider, provisionedBy: decision.route === 'sdk' ? 'sdk' : 'cc-api' };
   }
 
-  create(routed: RoutedProvider, logicalId: string, resourceType: string, properties: Record<string, unknown>, context: { stackName: string; region: string; idempotencyToken: string }): Promise<ResourceCreateResult> {
+  create(
+    routed: RoutedProvider,
+    logicalId: string,
+    resourceType: string,
+    properties: Record<string, unknown>,
+    context: { stackName: string; region: string; idempotencyToken: string },
+  ): Promise<ResourceCreateResult> {
     return this.run('create', logicalId, resourceType, undefined, () =>
       routed.provider.create(logicalId, resourceType, properties, context),
     );
@@ -119,7 +139,13 @@ export class ResourceProvisioner {
     );
   }
 
-  private async run<T>(operation: Operation, logicalId: string, resourceType: string, physicalId: string | undefined, call: () => Promise<T>): Promise<T> {
+  private async run<T>(
+    operation: Operation,
+    logicalId: string,
+    resourceType: string,
+    physicalId: string | undefined,
+    call: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await withRetry(call, {
         ...this.options.retry,
@@ -156,7 +182,8 @@ export function describeFailure(
   } else if (INVALID_INPUT.test(awsError)) {
     remedy = `Check ${logicalId}'s properties in the CDK app against the ${resourceType} documentation, then re-run.`;
   } else if (isTransientAwsError(err)) {
-    remedy = 'AWS kept failing transiently after retries; re-run the command (finished resources are kept in state).';
+    remedy =
+      'AWS kept failing transiently after retries; re-run the command (finished resources are kept in state).';
   } else {
     remedy = 'Fix the cause and re-run; resources that finished are kept in state.';
   }

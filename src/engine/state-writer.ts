@@ -8,7 +8,10 @@
 import type { StackState } from '../state/types';
 
 /** Writes one state snapshot conditionally; returns the new ETag and the bytes written. */
-export type SaveStateFn = (state: StackState, expectedEtag: string | undefined) => Promise<{ etag: string; bytes: number }>;
+export type SaveStateFn = (
+  state: StackState,
+  expectedEtag: string | undefined,
+) => Promise<{ etag: string; bytes: number }>;
 
 export interface StateWriterOptions {
   /** Longest a change waits before it is saved. Default 1000 ms. */
@@ -66,7 +69,8 @@ export class StateWriter {
       })
       .finally(() => {
         this.inFlight = undefined;
-        if (this.dirty && !this.timer) this.timer = setTimeout(() => this.kick(), this.options.intervalMs ?? 1000);
+        if (this.dirty && !this.timer)
+          this.timer = setTimeout(() => this.kick(), this.options.intervalMs ?? 1000);
       });
   }
 

@@ -37,13 +37,21 @@ function coerceScalar(value: unknown, wanted: string[]): unknown {
   if (wanted.length === 0) return value;
   if (typeof value === 'string') {
     if (wanted.includes('string')) return value;
-    if ((wanted.includes('integer') || wanted.includes('number')) && value.trim() !== '' && Number.isFinite(Number(value))) {
+    if (
+      (wanted.includes('integer') || wanted.includes('number')) &&
+      value.trim() !== '' &&
+      Number.isFinite(Number(value))
+    ) {
       return Number(value);
     }
     if (wanted.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
     return value;
   }
-  if ((typeof value === 'number' || typeof value === 'boolean') && wanted.includes('string') && !wanted.includes(typeof value)) {
+  if (
+    (typeof value === 'number' || typeof value === 'boolean') &&
+    wanted.includes('string') &&
+    !wanted.includes(typeof value)
+  ) {
     if (!(typeof value === 'number' && wanted.includes('integer'))) return String(value);
   }
   return value;
@@ -57,7 +65,9 @@ export function coerceValue(value: unknown, node: SchemaNode | undefined, doc: S
   if (alternatives && !schema.type) {
     // Pick the first alternative whose declared type the value already has; otherwise leave it.
     const jsType = Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
-    const fit = alternatives.map((a) => deref(a, doc)).find((a) => a && types(a).some((t) => t === jsType || (t === 'integer' && jsType === 'number')));
+    const fit = alternatives
+      .map((a) => deref(a, doc))
+      .find((a) => a && types(a).some((t) => t === jsType || (t === 'integer' && jsType === 'number')));
     return fit ? coerceValue(value, fit, doc) : stripNulls(value);
   }
   const wanted = types(schema);
@@ -72,7 +82,9 @@ export function coerceValue(value: unknown, node: SchemaNode | undefined, doc: S
       let child: SchemaNode | undefined = schema.properties?.[key];
       if (!child && typeof schema.additionalProperties === 'object') child = schema.additionalProperties;
       if (!child && schema.patternProperties) {
-        child = Object.entries(schema.patternProperties).find(([pattern]) => new RegExp(pattern).test(key))?.[1];
+        child = Object.entries(schema.patternProperties).find(([pattern]) =>
+          new RegExp(pattern).test(key),
+        )?.[1];
       }
       out[key] = coerceValue(v, child, doc);
     }
@@ -82,9 +94,15 @@ export function coerceValue(value: unknown, node: SchemaNode | undefined, doc: S
 }
 
 /** Coerces a resource's top-level properties against its schema document. */
-export function coerceProperties(properties: Record<string, unknown>, doc: SchemaDocument | undefined): Record<string, unknown> {
+export function coerceProperties(
+  properties: Record<string, unknown>,
+  doc: SchemaDocument | undefined,
+): Record<string, unknown> {
   if (!doc) return stripNulls(properties) as Record<string, unknown>;
-  return coerceValue(properties, { type: 'object', properties: doc.properties }, doc) as Record<string, unknown>;
+  return coerceValue(properties, { type: 'object', properties: doc.properties }, doc) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** Removes null/undefined values at every depth. */

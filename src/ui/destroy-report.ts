@@ -6,14 +6,18 @@
 import type { DestroyStackResult } from '../engine/destroy-stack';
 import { CdkdError, formatError } from '../util/errors';
 
-export function renderDestroyFailure(stacks: readonly DestroyStackResult[], keptStacks: readonly string[] = []): CdkdError {
+export function renderDestroyFailure(
+  stacks: readonly DestroyStackResult[],
+  keptStacks: readonly string[] = [],
+): CdkdError {
   const lines: string[] = [];
   for (const s of stacks) {
     for (const f of s.failed) lines.push(`  ${s.stackName}/${f.logicalId}: ${formatError(f.error)}`);
     for (const k of s.skipped) lines.push(`  ${s.stackName}/${k.logicalId}: not deleted: ${k.reason}`);
     if (s.interrupted) lines.push(`  ${s.stackName}: interrupted`);
   }
-  if (keptStacks.length) lines.push(`  Not destroyed (a stack that depends on them was not destroyed): ${keptStacks.join(', ')}`);
+  if (keptStacks.length)
+    lines.push(`  Not destroyed (a stack that depends on them was not destroyed): ${keptStacks.join(', ')}`);
   return new CdkdError(`Destroy incomplete:\n${lines.join('\n')}`, {
     code: 'DESTROY_INCOMPLETE',
     exitCode: 2,

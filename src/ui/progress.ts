@@ -24,7 +24,13 @@ export interface ProgressRendererOptions {
   now?: () => number;
 }
 
-const SYMBOL: Record<string, string> = { succeeded: '✓', failed: '✗', skipped: '⚠', retrying: '↻', started: '…' };
+const SYMBOL: Record<string, string> = {
+  succeeded: '✓',
+  failed: '✗',
+  skipped: '⚠',
+  retrying: '↻',
+  started: '…',
+};
 
 interface Running {
   key: string;
@@ -122,9 +128,12 @@ export class ProgressRenderer implements IoHost {
       const secs = ((now - r.startedAt) / 1000).toFixed(1);
       lines.push(`  ${SYMBOL.started} ${r.event.stackName}: ${describeResourceEvent(r.event)} (${secs}s)`);
     }
-    if (running.length > visible.length) lines.push(`  … and ${running.length - visible.length} more in progress`);
+    if (running.length > visible.length)
+      lines.push(`  … and ${running.length - visible.length} more in progress`);
     const count = this.total ? `${this.done}/${this.total}` : `${this.done}`;
-    lines.push(`  [${count} done, ${running.length} in progress, ${((now - this.startedAt) / 1000).toFixed(1)}s]`);
+    lines.push(
+      `  [${count} done, ${running.length} in progress, ${((now - this.startedAt) / 1000).toFixed(1)}s]`,
+    );
     this.stream.write(lines.join('\n') + '\n');
     this.liveLines = lines.length;
   }

@@ -137,11 +137,16 @@ export class TemplateResolutionError extends ValidationError {
 
   constructor(message: string, location: TemplateLocation, options: CdkdErrorOptions = {}) {
     const where = [
-      location.logicalId ? `${SECTION_NOUN[location.section ?? 'Resources']} ${location.logicalId}` : undefined,
+      location.logicalId
+        ? `${SECTION_NOUN[location.section ?? 'Resources']} ${location.logicalId}`
+        : undefined,
       location.path ? `at ${location.path}` : undefined,
       location.expression ? `in ${location.expression}` : undefined,
     ].filter(Boolean);
-    super(where.length > 0 ? `${message} (${where.join(', ')})` : message, { code: 'TEMPLATE_RESOLUTION_ERROR', ...options });
+    super(where.length > 0 ? `${message} (${where.join(', ')})` : message, {
+      code: 'TEMPLATE_RESOLUTION_ERROR',
+      ...options,
+    });
     this.location = location;
   }
 }
@@ -153,7 +158,8 @@ export class DependencyCycleError extends ValidationError {
   constructor(cycle: string[], options: CdkdErrorOptions = {}) {
     super(`Circular dependency between ${cycle.join(' -> ')}`, {
       code: 'DEPENDENCY_CYCLE',
-      remedy: 'Break the cycle: remove one of the references (Ref, Fn::GetAtt, Fn::Sub) or DependsOn entries between these resources.',
+      remedy:
+        'Break the cycle: remove one of the references (Ref, Fn::GetAtt, Fn::Sub) or DependsOn entries between these resources.',
       ...options,
     });
     this.cycle = cycle;

@@ -35,7 +35,13 @@ export const LOG_CODE = 'CDKD_LOG';
 
 export function createLogger(host: IoHost, prefix?: string): Logger {
   const emit = (level: LogLevel, message: string, data?: unknown): void =>
-    host.notify({ level, code: LOG_CODE, message: prefix ? `${prefix} ${message}` : message, data, time: new Date() });
+    host.notify({
+      level,
+      code: LOG_CODE,
+      message: prefix ? `${prefix} ${message}` : message,
+      data,
+      time: new Date(),
+    });
   return {
     debug: (m, d) => emit('debug', m, d),
     info: (m, d) => emit('info', m, d),

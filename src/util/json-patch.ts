@@ -27,7 +27,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (isPlainObject(a) && isPlainObject(b)) {
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
     const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]))
+    );
   }
   return false;
 }
@@ -39,7 +42,10 @@ export function createJsonPatch(from: unknown, to: unknown, basePath = ''): Json
   }
   const ops: JsonPatchOperation[] = [];
   for (const key of Object.keys(from)) {
-    if (from[key] !== undefined && (!Object.prototype.hasOwnProperty.call(to, key) || to[key] === undefined)) {
+    if (
+      from[key] !== undefined &&
+      (!Object.prototype.hasOwnProperty.call(to, key) || to[key] === undefined)
+    ) {
       ops.push({ op: 'remove', path: `${basePath}/${escapePointerSegment(key)}` });
     }
   }

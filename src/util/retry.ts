@@ -56,7 +56,10 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
 
-export async function withRetry<T>(operation: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export async function withRetry<T>(
+  operation: (attempt: number) => Promise<T>,
+  options: RetryOptions = {},
+): Promise<T> {
   const maxAttempts = options.maxAttempts ?? 5;
   const baseDelayMs = options.baseDelayMs ?? 500;
   const maxDelayMs = options.maxDelayMs ?? 20_000;

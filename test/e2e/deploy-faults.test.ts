@@ -40,7 +40,9 @@ describe('deploy under injected faults', () => {
 
   it('converges to one resource per logical id, matching state', async () => {
     await injectFaults();
-    const result = await h.cdkd(['deploy', '--progress', 'events', '-o', out, '-c', `stackName=${STACK}`], { cwd: APP });
+    const result = await h.cdkd(['deploy', '--progress', 'events', '-o', out, '-c', `stackName=${STACK}`], {
+      cwd: APP,
+    });
     expectExit(result);
     const fired = (await h.emulator.control.faults()).reduce((n, f) => n + f.fired, 0);
     expect(fired).toBeGreaterThan(0);
@@ -57,7 +59,10 @@ describe('deploy under injected faults', () => {
   it('destroys under the same faults and leaves nothing behind', async () => {
     await h.emulator.control.clearFaults();
     await injectFaults();
-    const result = await h.cdkd(['destroy', '--force', '--progress', 'events', '-o', out, '-c', `stackName=${STACK}`], { cwd: APP });
+    const result = await h.cdkd(
+      ['destroy', '--force', '--progress', 'events', '-o', out, '-c', `stackName=${STACK}`],
+      { cwd: APP },
+    );
     expectExit(result);
     await h.emulator.control.clearFaults();
     expect(await h.readState(STACK)).toBeUndefined();

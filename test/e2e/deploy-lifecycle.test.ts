@@ -20,7 +20,19 @@ describe('deploy lifecycle through Cloud Control and the SQS pack', () => {
   let sqs: SQSClient;
 
   const deploy = (...context: string[]) =>
-    h.cdkd(['deploy', '--progress', 'events', '-o', out, '-c', `stackName=${STACK}`, ...context.flatMap((c) => ['-c', c])], { cwd: APP });
+    h.cdkd(
+      [
+        'deploy',
+        '--progress',
+        'events',
+        '-o',
+        out,
+        '-c',
+        `stackName=${STACK}`,
+        ...context.flatMap((c) => ['-c', c]),
+      ],
+      { cwd: APP },
+    );
 
   const expectInventoryMatchesState = async () => {
     const state = await h.readState(STACK);
@@ -31,7 +43,11 @@ describe('deploy lifecycle through Cloud Control and the SQS pack', () => {
   beforeAll(async () => {
     h = await startHarness();
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-lifecycle-out-'));
-    sqs = new SQSClient({ region: 'us-east-1', endpoint: h.emulator.url, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+    sqs = new SQSClient({
+      region: 'us-east-1',
+      endpoint: h.emulator.url,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
     expectExit(await h.cdkd(['bootstrap']));
   });
 
@@ -48,7 +64,9 @@ describe('deploy lifecycle through Cloud Control and the SQS pack', () => {
     expect(result.stdout).toMatch(/QueueUrl = http/);
     const state = await expectInventoryMatchesState();
     expect(state?.version).toBe(9);
-    const types = Object.values(state!.resources).map((r) => r.resourceType).sort();
+    const types = Object.values(state!.resources)
+      .map((r) => r.resourceType)
+      .sort();
     expect(types).toEqual(['AWS::Logs::LogGroup', 'AWS::SQS::Queue', 'AWS::SSM::Parameter']);
     // CDKMetadata is not an AWS resource; BootstrapVersion is never resolved (only Rules read it).
     expect(Object.keys(state!.resources).some((id) => id.startsWith('CDKMetadata'))).toBe(false);
@@ -67,7 +85,9 @@ describe('deploy lifecycle through Cloud Control and the SQS pack', () => {
     const queue = Object.values(state!.resources).find((r) => r.resourceType === 'AWS::SQS::Queue')!;
     const previous = Object.values(before!.resources).find((r) => r.resourceType === 'AWS::SQS::Queue')!;
     expect(queue.physicalId).toBe(previous.physicalId);
-    const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.physicalId, AttributeNames: ['VisibilityTimeout'] }));
+    const attrs = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queue.physicalId, AttributeNames: ['VisibilityTimeout'] }),
+    );
     expect(attrs.Attributes?.VisibilityTimeout).toBe('60');
   });
 
@@ -79,7 +99,9 @@ describe('deploy lifecycle through Cloud Control and the SQS pack', () => {
     const queue = Object.values(state!.resources).find((r) => r.resourceType === 'AWS::SQS::Queue')!;
     expect(queue.physicalId).not.toBe(previous.physicalId);
     expect(queue.physicalId).toMatch(/E2eLifecycle-queue-r1$/);
-    expect(inventoryResources(await h.appInventory())).not.toContain(`AWS::SQS::Queue ${previous.physicalId}`);
+    expect(inventoryResources(await h.appInventory())).not.toContain(
+      `AWS::SQS::Queue ${previous.physicalId}`,
+    );
   });
 
   it('deletes a resource removed from the app', async () => {
@@ -101,7 +123,10 @@ describe('deploy lifecycle through Cloud Control and the SQS pack', () => {
   });
 
   it('destroys everything and removes the state file', async () => {
-    const result = await h.cdkd(['destroy', '--force', '--progress', 'events', '-o', out, '-c', `stackName=${STACK}`], { cwd: APP });
+    const result = await h.cdkd(
+      ['destroy', '--force', '--progress', 'events', '-o', out, '-c', `stackName=${STACK}`],
+      { cwd: APP },
+    );
     expectExit(result);
     expect(await h.readState(STACK)).toBeUndefined();
     expect(await h.appInventory()).toEqual([]);

@@ -32,7 +32,12 @@ describe('cdkd diff', () => {
   beforeAll(async () => {
     h = await startHarness();
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-diff-out-'));
-    s3 = new S3Client({ region: REGION, endpoint: h.emulator.url, forcePathStyle: true, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+    s3 = new S3Client({
+      region: REGION,
+      endpoint: h.emulator.url,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
     expectExit(await h.cdkd(['bootstrap']));
   });
 
@@ -46,7 +51,11 @@ describe('cdkd diff', () => {
     const plan = await diff(BASIC, '-c', `stackName=${STACK}`);
     expect(plan.hasChanges).toBe(true);
     expect(Object.values(actions(plan))).toEqual(['CREATE', 'CREATE', 'CREATE']);
-    expect(plan.resources.map((r) => r.resourceType).sort()).toEqual(['AWS::Logs::LogGroup', 'AWS::SQS::Queue', 'AWS::SSM::Parameter']);
+    expect(plan.resources.map((r) => r.resourceType).sort()).toEqual([
+      'AWS::Logs::LogGroup',
+      'AWS::SQS::Queue',
+      'AWS::SSM::Parameter',
+    ]);
 
     const text = await h.cdkd(['diff', '-o', out, '-c', `stackName=${STACK}`], { cwd: BASIC });
     expectExit(text);
@@ -76,16 +85,34 @@ describe('cdkd diff', () => {
       stackName: STACK,
       region: REGION,
       resources: {
-        [queue.logicalId]: record(queue, `http://sqs/${ACCOUNT}/old-queue`, { ...queue.desired!.properties, QueueName: 'old-queue' }),
-        [parameter.logicalId]: record(parameter, 'param-1', { ...parameter.desired!.properties, Value: 'an older value' }),
+        [queue.logicalId]: record(queue, `http://sqs/${ACCOUNT}/old-queue`, {
+          ...queue.desired!.properties,
+          QueueName: 'old-queue',
+        }),
+        [parameter.logicalId]: record(parameter, 'param-1', {
+          ...parameter.desired!.properties,
+          Value: 'an older value',
+        }),
         [logGroup.logicalId]: record(logGroup, 'log-group-1', logGroup.desired!.properties),
-        OldTopic: { physicalId: `arn:aws:sns:${REGION}:${ACCOUNT}:old`, resourceType: 'AWS::SNS::Topic', properties: {}, attributes: {}, dependencies: [] },
+        OldTopic: {
+          physicalId: `arn:aws:sns:${REGION}:${ACCOUNT}:old`,
+          resourceType: 'AWS::SNS::Topic',
+          properties: {},
+          attributes: {},
+          dependencies: [],
+        },
       },
       outputs: {},
       exportNames: [],
       lastModified: Date.now(),
     };
-    await s3.send(new PutObjectCommand({ Bucket: STATE_BUCKET, Key: `cdkd/${STACK}/${REGION}/state.json`, Body: JSON.stringify(state) }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: STATE_BUCKET,
+        Key: `cdkd/${STACK}/${REGION}/state.json`,
+        Body: JSON.stringify(state),
+      }),
+    );
 
     const plan = await diff(BASIC, '-c', `stackName=${STACK}`);
     expect(actions(plan)).toEqual({
@@ -96,12 +123,22 @@ describe('cdkd diff', () => {
     });
     const replaced = plan.resources.find((r) => r.logicalId === queue.logicalId)!;
     expect(replaced.propertyChanges).toEqual(
-      expect.arrayContaining([expect.objectContaining({ path: 'Properties.QueueName', before: 'old-queue', causesReplacement: true })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          path: 'Properties.QueueName',
+          before: 'old-queue',
+          causesReplacement: true,
+        }),
+      ]),
     );
     const updated = plan.resources.find((r) => r.logicalId === parameter.logicalId)!;
-    expect(updated.propertyChanges).toEqual([expect.objectContaining({ path: 'Properties.Value', before: 'an older value' })]);
+    expect(updated.propertyChanges).toEqual([
+      expect.objectContaining({ path: 'Properties.Value', before: 'an older value' }),
+    ]);
     // The queue's URL is an output: it is known only after the replacement.
-    expect(plan.outputs.find((o) => o.name === 'QueueUrl')).toEqual(expect.objectContaining({ action: 'ADD', unknown: true }));
+    expect(plan.outputs.find((o) => o.name === 'QueueUrl')).toEqual(
+      expect.objectContaining({ action: 'ADD', unknown: true }),
+    );
   });
 
   it('points a Lambda at the published asset, and shows no change once deployed', async () => {
@@ -111,7 +148,11 @@ describe('cdkd diff', () => {
     const code = fn.desired!.properties.Code as { S3Bucket: string; S3Key: string };
     expect(code.S3Bucket).toBe(`cdkd-assets-${ACCOUNT}-${REGION}`);
 
-    expectExit(await h.cdkd(['deploy', '--progress', 'events', '-o', out, '-c', 'stackName=E2eDiffLambda'], { cwd: LAMBDA }));
+    expectExit(
+      await h.cdkd(['deploy', '--progress', 'events', '-o', out, '-c', 'stackName=E2eDiffLambda'], {
+        cwd: LAMBDA,
+      }),
+    );
     await s3.send(new HeadObjectCommand({ Bucket: code.S3Bucket, Key: code.S3Key }));
     const after = await diff(LAMBDA, '-c', 'stackName=E2eDiffLambda');
     expect(after.hasChanges).toBe(false);

@@ -32,16 +32,24 @@ describe('multi-stack apps', () => {
     const result = await run('deploy', '--all');
     expectExit(result);
     expect(result.stderr.indexOf('Producer: deployed')).toBeGreaterThan(-1);
-    expect(result.stderr.indexOf('Producer: deployed')).toBeLessThan(result.stderr.indexOf('Consumer: deploying'));
+    expect(result.stderr.indexOf('Producer: deployed')).toBeLessThan(
+      result.stderr.indexOf('Consumer: deploying'),
+    );
 
     const producer = await h.readState('Producer');
     const consumer = await h.readState('Consumer');
     const queueArn = Object.values(producer!.resources)[0].attributes?.Arn;
     expect(typeof queueArn).toBe('string');
     expect(producer!.exportNames!.length).toBe(1);
-    expect(consumer!.imports).toEqual([{ sourceStack: 'Producer', sourceRegion: 'us-east-1', exportName: producer!.exportNames![0] }]);
+    expect(consumer!.imports).toEqual([
+      { sourceStack: 'Producer', sourceRegion: 'us-east-1', exportName: producer!.exportNames![0] },
+    ]);
 
-    const ssm = new SSMClient({ region: 'us-east-1', endpoint: h.emulator.url, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+    const ssm = new SSMClient({
+      region: 'us-east-1',
+      endpoint: h.emulator.url,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
     const param = Object.values(consumer!.resources)[0];
     const value = await ssm.send(new GetParameterCommand({ Name: param.physicalId }));
     expect(value.Parameter?.Value).toBe(queueArn);
@@ -63,7 +71,9 @@ describe('multi-stack apps', () => {
   it('destroys the consumer first when the producer is destroyed with its dependents', async () => {
     const result = await run('destroy', 'Producer', '--force');
     expectExit(result);
-    expect(result.stderr.indexOf('Consumer: destroyed')).toBeLessThan(result.stderr.indexOf('Producer: destroying'));
+    expect(result.stderr.indexOf('Consumer: destroyed')).toBeLessThan(
+      result.stderr.indexOf('Producer: destroying'),
+    );
     expect(await h.readState('Producer')).toBeUndefined();
     expect(await h.readState('Consumer')).toBeUndefined();
     expect(await h.readState('Staging-Service')).toBeDefined();

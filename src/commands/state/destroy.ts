@@ -12,7 +12,10 @@ export default class StateDestroy extends CdkdCommand {
   static override description = `Delete a stack's AWS resources and its state, from the state record alone (no CDK app needed)
 Resources are deleted in reverse dependency order; DeletionPolicy Retain recorded in state keeps a resource. Asks first on a terminal unless --force.`;
 
-  static override examples = ['<%= config.bin %> state destroy MyStack', '<%= config.bin %> state destroy MyStack --region eu-west-1 --force'];
+  static override examples = [
+    '<%= config.bin %> state destroy MyStack',
+    '<%= config.bin %> state destroy MyStack --region eu-west-1 --force',
+  ];
 
   static override enableJsonFlag = true;
   static override args = { stack: Args.string({ description: 'Stack name', required: true }) };
@@ -25,10 +28,18 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(StateDestroy);
     const config = this.resolveConfig(flags, { ...stateConfigFlags(flags), concurrency: flags.concurrency });
-    const session = await openEngineSession({ config, oclifConfig: this.config, progress: flags.progress, operation: `cdkd force-unlock ${args.stack}` });
+    const session = await openEngineSession({
+      config,
+      oclifConfig: this.config,
+      progress: flags.progress,
+      operation: `cdkd force-unlock ${args.stack}`,
+    });
     try {
       const region = await resolveStackRegion(session.store, args.stack, flags.region, config.region);
-      if (!flags.force && !(await confirmIfInteractive(`Destroy ${args.stack} (${region})? Its AWS resources will be deleted.`))) {
+      if (
+        !flags.force &&
+        !(await confirmIfInteractive(`Destroy ${args.stack} (${region})? Its AWS resources will be deleted.`))
+      ) {
         session.logger.info('Cancelled; nothing was changed.');
         return { cancelled: true };
       }
@@ -43,7 +54,12 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
       });
       session.renderer.close();
       if (result.found && !result.complete) throw renderDestroyFailure([result]);
-      return { stackName: result.stackName, region: result.region, found: result.found, summary: result.summary };
+      return {
+        stackName: result.stackName,
+        region: result.region,
+        found: result.found,
+        summary: result.summary,
+      };
     } finally {
       session.close();
     }

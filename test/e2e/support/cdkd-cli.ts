@@ -78,7 +78,9 @@ export async function startHarness(): Promise<CdkdHarness> {
     cdkd: (args, options = {}) => runCli(args, options.cwd ?? ROOT, { ...env, ...options.env }),
     async readState(stackName, region = REGION) {
       try {
-        const out = await s3.send(new GetObjectCommand({ Bucket: STATE_BUCKET, Key: `cdkd/${stackName}/${region}/state.json` }));
+        const out = await s3.send(
+          new GetObjectCommand({ Bucket: STATE_BUCKET, Key: `cdkd/${stackName}/${region}/state.json` }),
+        );
         return JSON.parse(await out.Body!.transformToString()) as StackState;
       } catch (err) {
         if ((err as Error).name === 'NoSuchKey') return undefined;
@@ -112,6 +114,8 @@ export function inventoryResources(items: InventoryItem[]): string[] {
 /** Fails with the CLI's output when it did not exit as expected. */
 export function expectExit(result: CliResult, code = 0): void {
   if (result.code !== code) {
-    throw new Error(`cdkd exited ${result.code}, expected ${code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+    throw new Error(
+      `cdkd exited ${result.code}, expected ${code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+    );
   }
 }

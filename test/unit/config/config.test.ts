@@ -13,7 +13,10 @@ function tmpDir(files: Record<string, string>): string {
 describe('resolveConfig', () => {
   it('applies flag > env > config file > cdk.json > default', () => {
     const cwd = tmpDir({
-      'cdk.json': JSON.stringify({ app: 'node app.js', context: { a: 1, cdkd: { stateBucket: 'from-cdk-json', statePrefix: 'p1', concurrency: 3 } } }),
+      'cdk.json': JSON.stringify({
+        app: 'node app.js',
+        context: { a: 1, cdkd: { stateBucket: 'from-cdk-json', statePrefix: 'p1', concurrency: 3 } },
+      }),
       'cdkd.config.json': JSON.stringify({ statePrefix: 'p2', lockTtlSeconds: 60 }),
     });
     const base = resolveConfig({ cwd, env: {} });
@@ -44,7 +47,9 @@ describe('resolveConfig', () => {
   });
 
   it('reads package.json#cdkd and .cdkdrc', () => {
-    const pkg = tmpDir({ 'package.json': JSON.stringify({ name: 'x', cdkd: { stateBucket: 'pkg-bucket' } }) });
+    const pkg = tmpDir({
+      'package.json': JSON.stringify({ name: 'x', cdkd: { stateBucket: 'pkg-bucket' } }),
+    });
     expect(resolveConfig({ cwd: pkg, env: {} }).stateBucket).toBe('pkg-bucket');
     const rc = tmpDir({ '.cdkdrc': 'stateBucket: rc-bucket\n' });
     expect(resolveConfig({ cwd: rc, env: {} }).stateBucket).toBe('rc-bucket');
@@ -64,13 +69,21 @@ describe('resolveConfig', () => {
   });
 
   it('refuses unknown settings and wrong types', () => {
-    expect(() => resolveConfig({ cwd: tmpDir({ '.cdkdrc.json': '{"stateBuckt":"x"}' }), env: {} })).toThrow(/unknown setting 'stateBuckt'/);
-    expect(() => resolveConfig({ cwd: tmpDir({ '.cdkdrc.json': '{"concurrency":"ten"}' }), env: {} })).toThrow(/'concurrency' must be a number/);
-    expect(() => resolveConfig({ cwd: tmpDir({}), env: { CDKD_CONCURRENCY: 'abc' } })).toThrow(/CDKD_CONCURRENCY/);
+    expect(() => resolveConfig({ cwd: tmpDir({ '.cdkdrc.json': '{"stateBuckt":"x"}' }), env: {} })).toThrow(
+      /unknown setting 'stateBuckt'/,
+    );
+    expect(() =>
+      resolveConfig({ cwd: tmpDir({ '.cdkdrc.json': '{"concurrency":"ten"}' }), env: {} }),
+    ).toThrow(/'concurrency' must be a number/);
+    expect(() => resolveConfig({ cwd: tmpDir({}), env: { CDKD_CONCURRENCY: 'abc' } })).toThrow(
+      /CDKD_CONCURRENCY/,
+    );
   });
 
   it('fails on malformed cdk.json', () => {
     const cwd = tmpDir({ 'cdk.json': '{nope' });
-    expect(() => resolveConfig({ cwd, env: {} })).toThrow(new RegExp(`Cannot parse ${path.join(cwd, 'cdk.json').replace(/[/.]/g, '\\$&')}`));
+    expect(() => resolveConfig({ cwd, env: {} })).toThrow(
+      new RegExp(`Cannot parse ${path.join(cwd, 'cdk.json').replace(/[/.]/g, '\\$&')}`),
+    );
   });
 });

@@ -38,17 +38,44 @@ describe('deployStack', () => {
     });
   });
 
-  const deploy = (stackName: string, resources: Record<string, unknown>, extra: { signal?: AbortSignal; outputs?: Record<string, unknown> } = {}): Promise<DeployStackResult> =>
+  const deploy = (
+    stackName: string,
+    resources: Record<string, unknown>,
+    extra: { signal?: AbortSignal; outputs?: Record<string, unknown> } = {},
+  ): Promise<DeployStackResult> =>
     deployStack(
-      { stackName, region: REGION, template: parseTemplate({ Resources: resources, Outputs: extra.outputs }) },
-      { store, provisioner, schemas, factory: store.factory, ioHost: host, concurrency: 4, signal: extra.signal, saveIntervalMs: 20 },
+      {
+        stackName,
+        region: REGION,
+        template: parseTemplate({ Resources: resources, Outputs: extra.outputs }),
+      },
+      {
+        store,
+        provisioner,
+        schemas,
+        factory: store.factory,
+        ioHost: host,
+        concurrency: 4,
+        signal: extra.signal,
+        saveIntervalMs: 20,
+      },
     );
-  const topic = (name: string, extra: Record<string, unknown> = {}) => ({ Type: 'AWS::SNS::Topic', Properties: { TopicName: name }, ...extra });
+  const topic = (name: string, extra: Record<string, unknown> = {}) => ({
+    Type: 'AWS::SNS::Topic',
+    Properties: { TopicName: name },
+    ...extra,
+  });
   const events = () => host.byCode(RESOURCE_EVENT).map((m) => m.data as ResourceEvent);
-  const inventory = async (type: string) => (await ctx.emulator.control.inventory()).filter((r) => r.type === type).map((r) => r.identifier).sort();
+  const inventory = async (type: string) =>
+    (await ctx.emulator.control.inventory())
+      .filter((r) => r.type === type)
+      .map((r) => r.identifier)
+      .sort();
 
   it('keeps finished resources when one fails, skips its dependents, and releases the lock', async () => {
-    await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', { failWith: { errorCode: 'InvalidRequest', message: 'bad retention' } });
+    await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', {
+      failWith: { errorCode: 'InvalidRequest', message: 'bad retention' },
+    });
     const result = await deploy('Failing', {
       A: topic('a'),
       B: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: { 'Fn::GetAtt': ['A', 'TopicName'] } } },
@@ -58,7 +85,9 @@ describe('deployStack', () => {
     expect(result.ok).toBe(false);
     expect(result.failed.map((f) => f.logicalId)).toEqual(['B']);
     expect(result.skipped.map((s) => s.logicalId)).toEqual(['C']);
-    expect(String((result.failed[0].error as Error).message)).toMatch(/B \(AWS::Logs::LogGroup\).*InvalidRequest.*bad retention/);
+    expect(String((result.failed[0].error as Error).message)).toMatch(
+      /B \(AWS::Logs::LogGroup\).*InvalidRequest.*bad retention/,
+    );
     const state = (await store.backend.getState('Failing', REGION))!.state;
     expect(Object.keys(state.resources).sort()).toEqual(['A', 'D']);
     expect(events().find((e) => e.logicalId === 'C')).toEqual(expect.objectContaining({ status: 'skipped' }));
@@ -112,14 +141,20 @@ describe('deployStack', () => {
     await deploy('Urp', { T: topic('first', { UpdateReplacePolicy: 'Retain' }) });
     const result = await deploy('Urp', { T: topic('second', { UpdateReplacePolicy: 'Retain' }) });
     expect(result.summary.replaced).toBe(1);
-    expect(result.leftOver).toEqual([expect.objectContaining({ logicalId: 'T', physicalId: expect.stringMatching(/:first$/) })]);
+    expect(result.leftOver).toEqual([
+      expect.objectContaining({ logicalId: 'T', physicalId: expect.stringMatching(/:first$/) }),
+    ]);
     expect(await inventory('AWS::SNS::Topic')).toHaveLength(2);
   });
 
   it('stops dispatching when interrupted, saves what finished and releases the lock', async () => {
     await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 400);
     const controller = new AbortController();
-    const running = deploy('Interrupted', { A: topic('ia'), B: topic('ib', { DependsOn: 'A' }), C: topic('ic', { DependsOn: 'B' }) }, { signal: controller.signal });
+    const running = deploy(
+      'Interrupted',
+      { A: topic('ia'), B: topic('ib', { DependsOn: 'A' }), C: topic('ic', { DependsOn: 'B' }) },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 150);
     const result = await running;
     expect(result.interrupted).toBe(true);
@@ -133,20 +168,40 @@ describe('deployStack', () => {
     const resources = { T: topic('out') };
     const outputs = { TopicArn: { Value: { Ref: 'T' }, Export: { Name: 'shared-topic' } } };
     const first = await deploy('Outputs', resources, { outputs });
-    expect(first.outputs).toEqual({ TopicArn: expect.stringMatching(/:out$/), 'shared-topic': expect.stringMatching(/:out$/) });
+    expect(first.outputs).toEqual({
+      TopicArn: expect.stringMatching(/:out$/),
+      'shared-topic': expect.stringMatching(/:out$/),
+    });
     await ctx.emulator.control.clearRequests();
     const second = await deploy('Outputs', resources, { outputs });
     expect(second.noChanges).toBe(true);
     const ops = Object.keys((await ctx.emulator.control.requests()).byOperation);
-    expect(ops.filter((o) => !/^(s3:GetObject|s3:GetBucketLocation|s3:HeadBucket|sts:GetCallerIdentity|s3:ListObjectsV2)$/.test(o))).toEqual([]);
+    expect(
+      ops.filter(
+        (o) =>
+          !/^(s3:GetObject|s3:GetBucketLocation|s3:HeadBucket|sts:GetCallerIdentity|s3:ListObjectsV2)$/.test(
+            o,
+          ),
+      ),
+    ).toEqual([]);
   });
 
   it('destroys in reverse dependency order and deletes the state file', async () => {
     await deploy('Destroyed', { A: topic('da'), B: topic('db', { DependsOn: 'A' }) });
     host.messages.length = 0;
-    const result = await destroyStack({ stackName: 'Destroyed', region: REGION, store, provisioner, ioHost: host, concurrency: 4, saveIntervalMs: 20 });
+    const result = await destroyStack({
+      stackName: 'Destroyed',
+      region: REGION,
+      store,
+      provisioner,
+      ioHost: host,
+      concurrency: 4,
+      saveIntervalMs: 20,
+    });
     expect(result.complete).toBe(true);
-    const order = events().filter((e) => e.status === 'succeeded').map((e) => e.logicalId);
+    const order = events()
+      .filter((e) => e.status === 'succeeded')
+      .map((e) => e.logicalId);
     expect(order).toEqual(['B', 'A']);
     expect(await store.backend.getState('Destroyed', REGION)).toBeUndefined();
     expect(await inventory('AWS::SNS::Topic')).toEqual([]);

@@ -17,9 +17,12 @@ describe('CloudControlProvider', () => {
   const schemas = SchemaStore.default();
 
   const provider = (region = 'us-east-1') =>
-    new CloudControlProvider(createProviderContext({ clients: factory, logger: createLogger(new RecordingIoHost()), region }), {
-      schemas: { get: (t) => schemas.tryGet(t) },
-    });
+    new CloudControlProvider(
+      createProviderContext({ clients: factory, logger: createLogger(new RecordingIoHost()), region }),
+      {
+        schemas: { get: (t) => schemas.tryGet(t) },
+      },
+    );
   const ctx = (token: string) => ({ stackName: 'S', region: 'us-east-1', idempotencyToken: token });
 
   beforeAll(async () => {
@@ -41,9 +44,16 @@ describe('CloudControlProvider', () => {
 
   it('creates through the request lifecycle, returns the identifier and the schema attributes', async () => {
     await emulator.control.setTypeLatency('AWS::Logs::LogGroup', 300);
-    const created = await provider().create('Logs', 'AWS::Logs::LogGroup', { LogGroupName: 'my-group', RetentionInDays: '7' }, ctx('t1'));
+    const created = await provider().create(
+      'Logs',
+      'AWS::Logs::LogGroup',
+      { LogGroupName: 'my-group', RetentionInDays: '7' },
+      ctx('t1'),
+    );
     expect(created.physicalId).toBe('my-group');
-    expect(created.attributes).toEqual({ Arn: expect.stringMatching(/^arn:aws:logs:us-east-1:123456789012:log-group:my-group/) });
+    expect(created.attributes).toEqual({
+      Arn: expect.stringMatching(/^arn:aws:logs:us-east-1:123456789012:log-group:my-group/),
+    });
     const [item] = (await emulator.control.inventory()).filter((r) => r.type === 'AWS::Logs::LogGroup');
     // The template's "7" reached Cloud Control as the integer the schema declares.
     expect(item.properties.RetentionInDays).toBe(7);
@@ -61,27 +71,43 @@ describe('CloudControlProvider', () => {
 
   it('updates with a patch and refreshes attributes', async () => {
     const p = provider();
-    const { physicalId } = await p.create('Param', 'AWS::SSM::Parameter', { Name: 'p1', Type: 'String', Value: 'a' }, ctx('p1'));
+    const { physicalId } = await p.create(
+      'Param',
+      'AWS::SSM::Parameter',
+      { Name: 'p1', Type: 'String', Value: 'a' },
+      ctx('p1'),
+    );
     await emulator.control.clearRequests();
-    const updated = await p.update('Param', physicalId, 'AWS::SSM::Parameter', { Name: 'p1', Type: 'String', Value: 'b' }, { Name: 'p1', Type: 'String', Value: 'a' }, { expectedRegion: 'us-east-1' });
+    const updated = await p.update(
+      'Param',
+      physicalId,
+      'AWS::SSM::Parameter',
+      { Name: 'p1', Type: 'String', Value: 'b' },
+      { Name: 'p1', Type: 'String', Value: 'a' },
+      { expectedRegion: 'us-east-1' },
+    );
     expect(updated).toEqual(expect.objectContaining({ physicalId: 'p1', wasReplaced: false }));
     expect(updated.attributes?.Value).toBe('b');
     expect((await emulator.control.requests()).byOperation['cloudcontrol:UpdateResource']).toBe(1);
   });
 
   it('treats a resource that is already gone as deleted in its own region', async () => {
-    await expect(provider().delete('Gone', 'no-such-topic', 'AWS::SNS::Topic', {}, { expectedRegion: 'us-east-1' })).resolves.toBeUndefined();
+    await expect(
+      provider().delete('Gone', 'no-such-topic', 'AWS::SNS::Topic', {}, { expectedRegion: 'us-east-1' }),
+    ).resolves.toBeUndefined();
   });
 
   it('refuses to delete from another region than the one recorded', async () => {
-    await expect(provider('eu-west-1').delete('Topic', 'arn:x', 'AWS::SNS::Topic', {}, { expectedRegion: 'us-east-1' })).rejects.toThrow(
-      /us-east-1.*eu-west-1|eu-west-1.*us-east-1/,
-    );
+    await expect(
+      provider('eu-west-1').delete('Topic', 'arn:x', 'AWS::SNS::Topic', {}, { expectedRegion: 'us-east-1' }),
+    ).rejects.toThrow(/us-east-1.*eu-west-1|eu-west-1.*us-east-1/);
   });
 
   it('names the type and suggests a provider pack when Cloud Control cannot provision it', async () => {
     await emulator.control.setTypeProvisionable('AWS::SNS::Topic', false);
-    const err = await provider().create('Topic', 'AWS::SNS::Topic', {}, ctx('u1')).catch((e: unknown) => e);
+    const err = await provider()
+      .create('Topic', 'AWS::SNS::Topic', {}, ctx('u1'))
+      .catch((e: unknown) => e);
     expect(CdkdError.isCdkdError(err)).toBe(true);
     expect((err as CdkdError).code).toBe('TYPE_NOT_PROVISIONABLE');
     expect((err as CdkdError).message).toContain('AWS::SNS::Topic');
@@ -90,7 +116,9 @@ describe('CloudControlProvider', () => {
 
   it('reports a failed request with its handler error, retryable when the error is transient', async () => {
     await emulator.control.setTypeSettings('AWS::SNS::Topic', { failWith: { errorCode: 'Throttling' } });
-    const err = (await provider().create('Topic', 'AWS::SNS::Topic', {}, ctx('f1')).catch((e: unknown) => e)) as CdkdError & { retryable?: boolean };
+    const err = (await provider()
+      .create('Topic', 'AWS::SNS::Topic', {}, ctx('f1'))
+      .catch((e: unknown) => e)) as CdkdError & { retryable?: boolean };
     expect(err.message).toMatch(/Topic \(AWS::SNS::Topic\).*Throttling/);
     expect(err.retryable).toBe(true);
   });

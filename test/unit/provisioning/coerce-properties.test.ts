@@ -13,7 +13,10 @@ const schema: SchemaDocument = {
     Either: { anyOf: [{ type: 'string' }, { type: 'object', properties: { Port: { type: 'integer' } } }] },
   },
   definitions: {
-    Tag: { type: 'object', properties: { Key: { type: 'string' }, Value: { type: 'string' }, Weight: { type: 'integer' } } },
+    Tag: {
+      type: 'object',
+      properties: { Key: { type: 'string' }, Value: { type: 'string' }, Weight: { type: 'integer' } },
+    },
   },
 };
 
@@ -46,7 +49,10 @@ describe('coerceProperties', () => {
   });
 
   it('leaves values it cannot convert for Cloud Control to refuse', () => {
-    expect(coerceProperties({ Timeout: 'soon', Enabled: 'yes' }, schema)).toEqual({ Timeout: 'soon', Enabled: 'yes' });
+    expect(coerceProperties({ Timeout: 'soon', Enabled: 'yes' }, schema)).toEqual({
+      Timeout: 'soon',
+      Enabled: 'yes',
+    });
   });
 
   it('strips nulls at every depth', () => {

@@ -18,9 +18,30 @@ describe('ProgressRenderer', () => {
   it('prints one plain line per event without a terminal', () => {
     const out = sink();
     const r = new ProgressRenderer({ mode: 'events', stream: out.stream });
-    emitResourceEvent(r, { stackName: 'S', logicalId: 'Q', resourceType: 'AWS::SQS::Queue', action: 'CREATE', status: 'started', route: 'sdk' });
-    emitResourceEvent(r, { stackName: 'S', logicalId: 'Q', resourceType: 'AWS::SQS::Queue', action: 'CREATE', status: 'succeeded', elapsedMs: 1234 });
-    emitResourceEvent(r, { stackName: 'S', logicalId: 'T', resourceType: 'AWS::SNS::Topic', action: 'UPDATE', status: 'failed', reason: 'AccessDenied' });
+    emitResourceEvent(r, {
+      stackName: 'S',
+      logicalId: 'Q',
+      resourceType: 'AWS::SQS::Queue',
+      action: 'CREATE',
+      status: 'started',
+      route: 'sdk',
+    });
+    emitResourceEvent(r, {
+      stackName: 'S',
+      logicalId: 'Q',
+      resourceType: 'AWS::SQS::Queue',
+      action: 'CREATE',
+      status: 'succeeded',
+      elapsedMs: 1234,
+    });
+    emitResourceEvent(r, {
+      stackName: 'S',
+      logicalId: 'T',
+      resourceType: 'AWS::SNS::Topic',
+      action: 'UPDATE',
+      status: 'failed',
+      reason: 'AccessDenied',
+    });
     createLogger(r).debug('hidden without --verbose');
     r.close();
     expect(out.text()).toBe(
@@ -40,15 +61,38 @@ describe('ProgressRenderer', () => {
       const out = sink();
       out.stream.rows = 40;
       const r = new ProgressRenderer({ mode: 'live', stream: out.stream, refreshMs: 100, now: () => now });
-      emitStackEvent(r, { stackName: 'S', region: 'us-east-1', operation: 'deploy', phase: 'planned', total: 2 }, 'S: deploying (2 changes)');
-      emitResourceEvent(r, { stackName: 'S', logicalId: 'A', resourceType: 'AWS::SNS::Topic', action: 'CREATE', status: 'started' });
-      emitResourceEvent(r, { stackName: 'S', logicalId: 'B', resourceType: 'AWS::SNS::Topic', action: 'CREATE', status: 'started' });
+      emitStackEvent(
+        r,
+        { stackName: 'S', region: 'us-east-1', operation: 'deploy', phase: 'planned', total: 2 },
+        'S: deploying (2 changes)',
+      );
+      emitResourceEvent(r, {
+        stackName: 'S',
+        logicalId: 'A',
+        resourceType: 'AWS::SNS::Topic',
+        action: 'CREATE',
+        status: 'started',
+      });
+      emitResourceEvent(r, {
+        stackName: 'S',
+        logicalId: 'B',
+        resourceType: 'AWS::SNS::Topic',
+        action: 'CREATE',
+        status: 'started',
+      });
       now = 1500;
       jest.advanceTimersByTime(100);
       const live = out.text();
       expect(live).toContain('creating A (AWS::SNS::Topic) (1.5s)');
       expect(live).toContain('[0/2 done, 2 in progress, 1.5s]');
-      emitResourceEvent(r, { stackName: 'S', logicalId: 'A', resourceType: 'AWS::SNS::Topic', action: 'CREATE', status: 'succeeded', elapsedMs: 1500 });
+      emitResourceEvent(r, {
+        stackName: 'S',
+        logicalId: 'A',
+        resourceType: 'AWS::SNS::Topic',
+        action: 'CREATE',
+        status: 'succeeded',
+        elapsedMs: 1500,
+      });
       now = 2000;
       jest.advanceTimersByTime(100);
       expect(out.text()).toContain('  ✓ S: created A (AWS::SNS::Topic) in 1.5s\n');
