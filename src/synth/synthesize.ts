@@ -19,7 +19,8 @@ import { ToolkitIoHostAdapter } from './toolkit-io-host';
 
 export interface SynthesizeOptions {
   /** Resolved configuration: `app`, `output`, `context`, `cwd`, `profile`, `region`. */
-  config: Pick<CdkdConfig, 'cwd' | 'app' | 'output' | 'context' | 'profile' | 'region'>;
+  config: Pick<CdkdConfig, 'cwd' | 'app' | 'output' | 'context' | 'profile' | 'region'> &
+    Partial<Pick<CdkdConfig, 'endpointUrl'>>;
   ioHost: IoHost;
   /**
    * The caller's account and region: given to the app as `CDK_DEFAULT_ACCOUNT`
@@ -84,7 +85,7 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
 
   let produced: IReadableCloudAssembly;
   try {
-    produced = await source.produce();
+    produced = await withEndpointOverride(config.endpointUrl, () => source.produce());
   } catch (err) {
     throw toSynthesisError(err, config.app);
   }
@@ -108,6 +109,23 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
 export async function defaultEnvironmentOf(aws: AwsClientFactory): Promise<DefaultEnvironment> {
   const identity = await aws.callerIdentity();
   return { account: identity.account, region: aws.region };
+}
+
+/**
+ * Context lookups run in toolkit-lib's own SDK clients, which take endpoint
+ * overrides only from the SDK's environment settings: `--endpoint-url` is
+ * passed on as `AWS_ENDPOINT_URL` while the app is synthesized.
+ */
+async function withEndpointOverride<T>(endpointUrl: string | undefined, fn: () => Promise<T>): Promise<T> {
+  if (!endpointUrl || process.env.AWS_ENDPOINT_URL === endpointUrl) return fn();
+  const previous = process.env.AWS_ENDPOINT_URL;
+  process.env.AWS_ENDPOINT_URL = endpointUrl;
+  try {
+    return await fn();
+  } finally {
+    if (previous === undefined) delete process.env.AWS_ENDPOINT_URL;
+    else process.env.AWS_ENDPOINT_URL = previous;
+  }
 }
 
 function isDirectory(p: string): boolean {

@@ -213,7 +213,7 @@ describe('context lookups (emulator)', () => {
     await emulator?.stop();
   });
 
-  test('a lookup goes through toolkit-lib to AWS, and its result persists in cdk.context.json', async () => {
+  test('a lookup goes through toolkit-lib to AWS (--endpoint-url included), and its result persists in cdk.context.json', async () => {
     const env = {
       AWS_ENDPOINT_URL: emulator.url,
       AWS_ACCESS_KEY_ID: 'AKIAEMULATOREXAMPLE1',
@@ -243,7 +243,12 @@ new cdk.CfnOutput(stack, 'Greeting', { value: ssm.StringParameter.valueFromLooku
 app.synth();
 `,
     );
-    const first = await cdkd(appDir, ['synth', '--json'], { ...env, LOOKUP_ACCOUNT: account });
+    // The first run names the endpoint with --endpoint-url only: lookups must honour it too.
+    const first = await cdkd(appDir, ['synth', '--json', '--endpoint-url', emulator.url], {
+      ...env,
+      AWS_ENDPOINT_URL: undefined,
+      LOOKUP_ACCOUNT: account,
+    });
     expect(first.stderr).not.toMatch(/^Error/m);
     expect(first.stderr).toContain('Synthesized Lookup');
     expect(first.status).toBe(0);
