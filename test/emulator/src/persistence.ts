@@ -11,6 +11,7 @@ import type { IssuedCredentials } from './core/accounts';
 import type { SeededStack } from './services/cloudformation';
 import type { GenericRecord } from './services/cloudcontrol/adapters';
 import type { Bucket, MultipartUpload, ObjectVersion } from './services/s3/store';
+import type { Secret } from './services/secretsmanager/store';
 import type { Queue } from './services/sqs/store';
 import type { Parameter } from './services/ssm/store';
 import type { EmulatorState } from './state';
@@ -47,6 +48,14 @@ interface Snapshot {
   >;
   stacks: Array<Omit<SeededStack, 'creationTime'> & { creationTime: string }>;
   records: GenericRecord[];
+  secrets?: Array<
+    Omit<Secret, 'created' | 'lastChanged' | 'deletedDate' | 'versions'> & {
+      created: string;
+      lastChanged: string;
+      deletedDate?: string;
+      versions: Array<Omit<Secret['versions'][number], 'created'> & { created: string }>;
+    }
+  >;
 }
 
 function saveObject(o: ObjectVersion): SavedObject {
@@ -85,6 +94,13 @@ export function snapshot(state: EmulatorState): Snapshot {
     })),
     stacks: state.cloudformation.stacks.map((s) => ({ ...s, creationTime: s.creationTime.toISOString() })),
     records: [...state.generic.records.values()],
+    secrets: [...state.secrets.secrets.values()].map((s) => ({
+      ...s,
+      created: s.created.toISOString(),
+      lastChanged: s.lastChanged.toISOString(),
+      deletedDate: s.deletedDate?.toISOString(),
+      versions: s.versions.map((v) => ({ ...v, created: v.created.toISOString() })),
+    })),
   };
 }
 
@@ -130,6 +146,15 @@ export function restore(state: EmulatorState, saved: Snapshot): void {
     state.cloudformation.stacks.push({ ...s, creationTime: new Date(s.creationTime) });
   for (const r of saved.records)
     state.generic.records.set(`${r.account}|${r.region}|${r.type}|${r.identifier}`, r);
+  for (const s of saved.secrets ?? []) {
+    state.secrets.secrets.set(`${s.account}|${s.region}|${s.name}`, {
+      ...s,
+      created: new Date(s.created),
+      lastChanged: new Date(s.lastChanged),
+      deletedDate: s.deletedDate ? new Date(s.deletedDate) : undefined,
+      versions: s.versions.map((v) => ({ ...v, created: new Date(v.created) })),
+    });
+  }
 }
 
 export class StatePersistence {

@@ -23,6 +23,8 @@ const SIGNING_NAMES: Record<string, string> = {
   cloudcontrolapi: 'cloudcontrol',
   sqs: 'sqs',
   ssm: 'ssm',
+  secretsmanager: 'secretsmanager',
+  ec2: 'ec2',
 };
 
 /** X-Amz-Target prefixes of the JSON services, for unsigned requests. */
@@ -30,6 +32,7 @@ const TARGET_PREFIXES: Array<[string, string]> = [
   ['AmazonSQS.', 'sqs'],
   ['AmazonSSM.', 'ssm'],
   ['CloudApiService.', 'cloudcontrol'],
+  ['secretsmanager.', 'secretsmanager'],
 ];
 
 export class EmulatorServer {
@@ -193,6 +196,7 @@ export class EmulatorServer {
       const version = new URLSearchParams(req.body.toString('utf8')).get('Version');
       if (version === '2011-06-15') return this.state.services.get('sts');
       if (version === '2010-05-15') return this.state.services.get('cloudformation');
+      if (version === '2016-11-15') return this.state.services.get('ec2');
     }
     return this.state.services.get('s3');
   }

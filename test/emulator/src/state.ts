@@ -7,6 +7,9 @@ import { FaultRegistry } from './core/faults';
 import { LatencyProfile, RequestCounter } from './core/latency';
 import type { ServiceHandler } from './core/service';
 import { CloudFormationService, CloudFormationStore } from './services/cloudformation';
+import { Ec2Service } from './services/ec2';
+import { SecretsManagerService } from './services/secretsmanager/service';
+import { SecretsStore } from './services/secretsmanager/store';
 import {
   BucketAdapter,
   BucketPolicyAdapter,
@@ -14,6 +17,8 @@ import {
   GenericStore,
   ParameterAdapter,
   QueueAdapter,
+  SecretAdapter,
+  secretProperties,
   type ResourceAdapter,
 } from './services/cloudcontrol/adapters';
 import { defaultSchemasDir, SchemaRegistry } from './services/cloudcontrol/schemas';
@@ -54,6 +59,7 @@ export class EmulatorState {
   readonly sqs = new SqsStore();
   readonly ssm = new SsmStore();
   readonly cloudformation = new CloudFormationStore();
+  readonly secrets = new SecretsStore();
   readonly cloudcontrol = new CloudControlStore();
   readonly generic = new GenericStore();
   readonly schemas: SchemaRegistry;
@@ -72,6 +78,8 @@ export class EmulatorState {
     this.register(new SqsService(this.sqs));
     this.register(new SsmService(this.ssm));
     this.register(new CloudFormationService(this.cloudformation));
+    this.register(new SecretsManagerService(this.secrets));
+    this.register(new Ec2Service());
     this.schemas = new SchemaRegistry(options.schemasDir ?? defaultSchemasDir());
     this.genericAdapter = new GenericAdapter(this.generic);
     this.adapters = new Map<string, ResourceAdapter>([
@@ -79,6 +87,7 @@ export class EmulatorState {
       ['AWS::S3::BucketPolicy', new BucketPolicyAdapter(this.s3)],
       ['AWS::SQS::Queue', new QueueAdapter(this.sqs)],
       ['AWS::SSM::Parameter', new ParameterAdapter(this.ssm)],
+      ['AWS::SecretsManager::Secret', new SecretAdapter(this.secrets)],
     ]);
     this.register(
       new CloudControlService(
@@ -114,6 +123,7 @@ export class EmulatorState {
     this.sqs.clear();
     this.ssm.clear();
     this.cloudformation.clear();
+    this.secrets.clear();
     this.cloudcontrol.clear();
     this.generic.clear();
     this.sqs.deleteCooldownMs = 60_000;
@@ -168,6 +178,16 @@ export class EmulatorState {
         type: 'AWS::S3::BucketPolicy',
         identifier: bucket.name,
         properties: { Bucket: bucket.name, PolicyDocument: document },
+      });
+    }
+    for (const secret of this.secrets.secrets.values()) {
+      if (secret.deletedDate) continue;
+      items.push({
+        account: secret.account,
+        region: secret.region,
+        type: 'AWS::SecretsManager::Secret',
+        identifier: secret.arn,
+        properties: secretProperties(secret),
       });
     }
     for (const record of this.generic.records.values()) {
