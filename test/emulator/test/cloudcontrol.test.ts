@@ -86,7 +86,7 @@ describe('Cloud Control lifecycle', () => {
     expect(await properties('AWS::Logs::LogGroup', '/app/logs')).toEqual({
       LogGroupName: '/app/logs',
       RetentionInDays: 7,
-      Arn: 'arn:aws:logs:us-east-1:123456789012:log-group:/app/logs',
+      Arn: 'arn:aws:logs:us-east-1:123456789012:log-group:/app/logs:*',
     });
 
     const updated = await cc.send(
@@ -333,7 +333,7 @@ describe('Cloud Control lifecycle', () => {
     });
     const roleProps = await properties('AWS::IAM::Role', role.Identifier!);
     expect(roleProps.Arn).toBe('arn:aws:iam::123456789012:role/svc/reader');
-    expect(roleProps.RoleId).toEqual(expect.any(String));
+    expect(roleProps.RoleId).toMatch(/^AROA[A-Z0-9]{17}$/);
 
     const table = await create('AWS::DynamoDB::Table', {
       TableName: 'items',

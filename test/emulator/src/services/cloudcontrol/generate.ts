@@ -154,12 +154,30 @@ export function completeModel(
   return model;
 }
 
+/** Attributes whose real shape the generic rules below would miss, by `<Type>.<attribute path>`. */
+const ATTRIBUTE_SHAPES: Record<string, (model: Record<string, unknown>, scope: Scope) => unknown> = {
+  // GetAtt Arn of a log group ends in ":*".
+  'AWS::Logs::LogGroup.Arn': (m, s) =>
+    `arn:${partitionOf(s.region)}:logs:${s.region}:${s.account}:log-group:${String(m.LogGroupName)}:*`,
+  'AWS::IAM::Role.RoleId': () => `AROA${upperAlnum(17)}`,
+  'AWS::IAM::User.UserId': () => `AIDA${upperAlnum(17)}`,
+  'AWS::IAM::Group.GroupId': () => `AGPA${upperAlnum(17)}`,
+  'AWS::IAM::InstanceProfile.InstanceProfileId': () => `AIPA${upperAlnum(17)}`,
+  'AWS::IAM::ManagedPolicy.PolicyId': () => `ANPA${upperAlnum(17)}`,
+  'AWS::DynamoDB::Table.StreamArn': (m, s) =>
+    `arn:${partitionOf(s.region)}:dynamodb:${s.region}:${s.account}:table/${String(m.TableName)}/stream/${new Date().toISOString().replace(/Z$/, '')}`,
+  'AWS::Lambda::Function.SnapStartResponse.ApplyOn': () => 'None',
+  'AWS::Lambda::Function.SnapStartResponse.OptimizationStatus': () => 'Off',
+};
+
 function readOnlyValue(
   schema: ResourceSchema,
   segments: string[],
   model: Record<string, unknown>,
   scope: Scope,
 ): unknown {
+  const shape = ATTRIBUTE_SHAPES[`${schema.typeName}.${segments.join('.')}`];
+  if (shape) return shape(model, scope);
   const propSchema = schemaAt(schema, segments);
   const type = Array.isArray(propSchema?.type) ? propSchema?.type[0] : propSchema?.type;
   if (type === 'object' || type === 'array') return undefined;
