@@ -4,5 +4,6 @@ module.exports = {
   displayName: 'e2e',
   rootDir: '../..',
   testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
-  testTimeout: 180_000,
+  testTimeout: 240_000,
+  setupFilesAfterEnv: ['<rootDir>/test/e2e/support/timeout.ts'],
 };
