@@ -5,7 +5,6 @@
  * Throughput of small S3 PutObject / GetObject calls against the emulator,
  * with the real AWS SDK v3 client, at a given concurrency.
  *
- *   npm run build -w @cdkd/aws-emulator
  *   node scripts/bench/emulator-s3.js [--ops 5000] [--concurrency 32] [--size 1024] [--endpoint http://127.0.0.1:4566]
  *
  * Without --endpoint it starts the emulator's bin as a child process (so the
