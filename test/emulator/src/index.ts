@@ -60,6 +60,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     control: new EmulatorControlClient(url),
     stop: async () => {
       await server.close();
+      state.cloudcontrol.stopTimers();
       await persistence?.flush();
     },
   };

@@ -66,6 +66,14 @@ export class CloudControlStore {
   readonly inProgress = new Map<string, ResourceRequest>();
   readonly typeSettings = new Map<string, TypeSettings>();
 
+  /** Stops pending request timers (the emulator is stopping); requests keep their last status. */
+  stopTimers(): void {
+    for (const r of this.requests.values()) {
+      if (r.timer) clearTimeout(r.timer);
+      r.timer = undefined;
+    }
+  }
+
   clearRequests(): void {
     for (const r of this.requests.values()) if (r.timer) clearTimeout(r.timer);
     this.requests.clear();
