@@ -75,6 +75,28 @@ async function bucket(name: string, versioned = false): Promise<string> {
 }
 
 describe('buckets', () => {
+  test('BlockPublicPolicy refuses only statements that allow everyone without a condition', async () => {
+    await bucket('policy-bucket');
+    const put = (statements: unknown[]) =>
+      s3.send(
+        new PutBucketPolicyCommand({
+          Bucket: 'policy-bucket',
+          Policy: JSON.stringify({ Version: '2012-10-17', Statement: statements }),
+        }),
+      );
+    const resource = 'arn:aws:s3:::policy-bucket/*';
+    const publicRead = { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: resource };
+    expect((await failure(put([publicRead]))).name).toBe('AccessDenied');
+    expect((await failure(put([{ ...publicRead, Principal: { AWS: ['*'] } }]))).name).toBe('AccessDenied');
+    // A Deny for everyone beside an Allow for a named principal is not public.
+    await put([
+      { Effect: 'Deny', Principal: '*', Action: 's3:*', Resource: resource, Condition: { Bool: { 'aws:SecureTransport': 'false' } } },
+      { Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::123456789012:role/Deployer' }, Action: 's3:GetObject', Resource: resource },
+    ]);
+    // An Allow for everyone narrowed by a condition is not public either.
+    await put([{ ...publicRead, Condition: { StringEquals: { 'aws:PrincipalAccount': '123456789012' } } }]);
+  });
+
   test('create, head, location, list, delete', async () => {
     await bucket('state-bucket');
     const head = await s3.send(new HeadBucketCommand({ Bucket: 'state-bucket' }));

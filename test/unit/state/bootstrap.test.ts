@@ -122,15 +122,13 @@ describe('bootstrap', () => {
     await bootstrap({ factory, stateBucket: bucket, region: 'us-east-1', assets: false, logger });
     const s3 = factory.get(S3Client);
     const policy = JSON.parse((await s3.send(new GetBucketPolicyCommand({ Bucket: bucket.name }))).Policy!);
-    // EMULATOR DEVIATION (worked around here): the emulator's BlockPublicPolicy check calls any policy
-    // public that has a `"Principal":"*"` (here: cdkd's Deny statements) and an Allow anywhere, so the
-    // user's statement in this test is a Deny rather than the more typical Allow for a CI role.
+    // A typical user addition: read access for a CI role (public access stays blocked).
     const userStatement = {
-      Sid: 'TeamNoBucketDelete',
-      Effect: 'Deny',
+      Sid: 'TeamCiRead',
+      Effect: 'Allow',
       Principal: { AWS: `arn:aws:iam::${account}:role/Ci` },
-      Action: 's3:DeleteBucket',
-      Resource: `arn:aws:s3:::${bucket.name}`,
+      Action: 's3:GetObject',
+      Resource: `arn:aws:s3:::${bucket.name}/*`,
     };
     // The user's edit dropped cdkd's transport statement.
     const edited = { ...policy, Statement: [policy.Statement[0], userStatement] };
@@ -146,7 +144,7 @@ describe('bootstrap', () => {
     expect(again.stateBucket.changes).toEqual(['account-only bucket policy applied']);
     const now = JSON.parse((await s3.send(new GetBucketPolicyCommand({ Bucket: bucket.name }))).Policy!);
     expect(now.Statement.map((s: { Sid: string }) => s.Sid).sort()).toEqual(
-      [DENY_EXTERNAL_SID, DENY_INSECURE_TRANSPORT_SID, 'TeamNoBucketDelete'].sort(),
+      [DENY_EXTERNAL_SID, DENY_INSECURE_TRANSPORT_SID, 'TeamCiRead'].sort(),
     );
   });
 

@@ -441,11 +441,7 @@ export class S3Service implements ServiceHandler {
     }
     if (!doc || typeof doc !== 'object' || !('Statement' in doc))
       throw new AwsError('MalformedPolicy', 'Missing required field Statement', 400);
-    if (
-      bucket.publicAccessBlock?.BlockPublicPolicy &&
-      /"Principal"\s*:\s*("\*"|\{\s*"AWS"\s*:\s*"\*"\s*\})/.test(text) &&
-      /"Effect"\s*:\s*"Allow"/.test(text)
-    ) {
+    if (bucket.publicAccessBlock?.BlockPublicPolicy && grantsPublicAccess(doc)) {
       throw s3Errors.accessDenied(
         'User is not authorized to perform: s3:PutBucketPolicy on resource because public policies are blocked by the BlockPublicPolicy block public access setting.',
       );
@@ -1720,4 +1716,22 @@ function listKeys(
     page.last = key;
   }
   return page;
+}
+
+/**
+ * S3's test of a public bucket policy, per statement: an Allow whose principal is
+ * everyone (`*`, or `*` under `AWS`) and that no condition narrows. A Deny for
+ * everyone, or an Allow to a named principal beside it, is not public.
+ */
+function grantsPublicAccess(doc: object): boolean {
+  const raw = (doc as { Statement?: unknown }).Statement;
+  const statements = Array.isArray(raw) ? raw : [raw];
+  return statements.some((st) => {
+    if (!st || typeof st !== 'object') return false;
+    const { Effect, Principal, Condition } = st as { Effect?: unknown; Principal?: unknown; Condition?: unknown };
+    if (Effect !== 'Allow' || (Condition && typeof Condition === 'object' && Object.keys(Condition).length > 0)) return false;
+    if (Principal === '*') return true;
+    const aws = Principal && typeof Principal === 'object' ? (Principal as { AWS?: unknown }).AWS : undefined;
+    return aws === '*' || (Array.isArray(aws) && aws.includes('*'));
+  });
 }
