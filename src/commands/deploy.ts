@@ -5,7 +5,7 @@ import { openEngineSession } from '../cli/engine-session';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { deployApp } from '../engine/deploy-app';
 import { describeSummary } from '../engine/deploy-stack';
-import { synthesize } from '../synth/synthesize';
+import { defaultEnvironmentOf, synthesize } from '../synth/synthesize';
 import { parseParameterArgs, validateParameterAssignments } from '../template/parameters';
 import { parseTemplate } from '../template/types';
 import { CdkdError, formatError } from '../util/errors';
@@ -65,11 +65,10 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
       operation: 'cdkd force-unlock <stack>',
     });
     try {
-      const identity = await session.factory.callerIdentity();
       const assembly = await synthesize({
         config,
         ioHost: session.ioHost,
-        defaultEnvironment: { account: identity.account, region: session.factory.region },
+        defaultEnvironment: await defaultEnvironmentOf(session.factory),
       });
       try {
         const stacks = assembly.select(stackSelector(argv as string[], flags));

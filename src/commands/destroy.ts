@@ -6,7 +6,7 @@ import { openEngineSession } from '../cli/engine-session';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { destroyApp, withDependents } from '../engine/destroy-app';
 import { stackRegion } from '../engine/deploy-app';
-import { synthesize } from '../synth/synthesize';
+import { defaultEnvironmentOf, synthesize } from '../synth/synthesize';
 import { renderDestroyFailure } from '../ui/destroy-report';
 import { engineFlags } from './deploy';
 
@@ -42,11 +42,10 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
       operation: 'cdkd force-unlock <stack>',
     });
     try {
-      const identity = await session.factory.callerIdentity();
       const assembly = await synthesize({
         config,
         ioHost: session.ioHost,
-        defaultEnvironment: { account: identity.account, region: session.factory.region },
+        defaultEnvironment: await defaultEnvironmentOf(session.factory),
       });
       try {
         const selected = assembly.select({ ...stackSelector(argv as string[], flags), exclusively: true });

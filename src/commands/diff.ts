@@ -5,7 +5,7 @@ import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { diffApp } from '../engine/diff-app';
 import { SchemaStore } from '../provisioning/schema-store';
 import { openStateStore, createClientFactory } from '../state/state-store';
-import { synthesize } from '../synth/synthesize';
+import { defaultEnvironmentOf, synthesize } from '../synth/synthesize';
 import { parseParameterArgs, validateParameterAssignments } from '../template/parameters';
 import { parseTemplate } from '../template/types';
 import { renderStackPlan, summarizePlan } from '../ui/diff-render';
@@ -42,11 +42,10 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
     const logger = this.logger(config.verbose);
     const factory = await createClientFactory(config);
     const store = await openStateStore({ config, logger, factory });
-    const identity = await factory.callerIdentity();
     const assembly = await synthesize({
       config,
       ioHost,
-      defaultEnvironment: { account: identity.account, region: factory.region },
+      defaultEnvironment: await defaultEnvironmentOf(factory),
     });
     let plans;
     try {

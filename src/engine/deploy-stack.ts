@@ -30,7 +30,7 @@ import type { IoHost, Logger } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { jsonEqual } from '../util/json-patch';
 import { StateCrossStackResolver } from './cross-stack';
-import { emitResourceEvent, emitStackEvent } from './events';
+import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
 import type { ResourceAction, ResourceEvent, StackSummary } from './events';
 import type { ResourceProvisioner, RoutedProvider } from './provisioner';
 import { stackResolverEnv } from './resolver-env';
@@ -76,19 +76,6 @@ export interface DeployStackResult {
 }
 
 const RETAIN_POLICIES = new Set<PolicyAttribute | undefined>(['Retain', 'RetainExceptOnCreate']);
-
-function emptySummary(): StackSummary {
-  return {
-    created: 0,
-    updated: 0,
-    replaced: 0,
-    deleted: 0,
-    retained: 0,
-    unchanged: 0,
-    failed: 0,
-    skipped: 0,
-  };
-}
 
 function schemaLookup(schemas: SchemaStore): ResourceSchemaLookup {
   return { has: (t) => schemas.has(t), get: (t) => schemas.get(t) };

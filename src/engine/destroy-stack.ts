@@ -13,7 +13,7 @@ import { CdkdError } from '../util/errors';
 import type { IoHost } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { findImportingConsumers } from './cross-stack';
-import { emitResourceEvent, emitStackEvent } from './events';
+import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
 import type { ResourceAction, StackSummary } from './events';
 import type { ResourceProvisioner } from './provisioner';
 import { StateWriter } from './state-writer';
@@ -49,19 +49,6 @@ export interface DestroyStackResult {
   skipped: Array<{ logicalId: string; reason: string }>;
   interrupted: boolean;
   elapsedMs: number;
-}
-
-function emptySummary(): StackSummary {
-  return {
-    created: 0,
-    updated: 0,
-    replaced: 0,
-    deleted: 0,
-    retained: 0,
-    unchanged: 0,
-    failed: 0,
-    skipped: 0,
-  };
 }
 
 /** A persisted snapshot during destroy never advertises outputs or cross-stack reads of gone resources. */

@@ -39,6 +39,20 @@ export interface StackSummary {
   skipped: number;
 }
 
+/** A summary with every count at zero. */
+export function emptySummary(): StackSummary {
+  return {
+    created: 0,
+    updated: 0,
+    replaced: 0,
+    deleted: 0,
+    retained: 0,
+    unchanged: 0,
+    failed: 0,
+    skipped: 0,
+  };
+}
+
 export interface StackEvent {
   stackName: string;
   region: string;

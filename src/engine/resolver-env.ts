@@ -39,28 +39,24 @@ export function stackResolverEnv(input: StackResolverEnvInput): StackResolverEnv
     crossStack: input.crossStack,
     ssmParameter: async (name: string, options?: SsmReadOptions) => {
       const { SSMClient, GetParameterCommand } = require('@aws-sdk/client-ssm') as typeof SsmModule;
-      const out = await factory
-        .get(SSMClient, { region })
-        .send(
-          new GetParameterCommand({
-            Name: options?.version ? `${name}:${options.version}` : name,
-            WithDecryption: options?.withDecryption,
-          }),
-        );
+      const out = await factory.get(SSMClient, { region }).send(
+        new GetParameterCommand({
+          Name: options?.version ? `${name}:${options.version}` : name,
+          WithDecryption: options?.withDecryption,
+        }),
+      );
       return out.Parameter?.Value ?? '';
     },
     secretValue: async (request: SecretRequest) => {
       const { SecretsManagerClient, GetSecretValueCommand } =
         require('@aws-sdk/client-secrets-manager') as typeof SecretsManagerModule;
-      const out = await factory
-        .get(SecretsManagerClient, { region })
-        .send(
-          new GetSecretValueCommand({
-            SecretId: request.secretId,
-            VersionStage: request.versionStage,
-            VersionId: request.versionId,
-          }),
-        );
+      const out = await factory.get(SecretsManagerClient, { region }).send(
+        new GetSecretValueCommand({
+          SecretId: request.secretId,
+          VersionStage: request.versionStage,
+          VersionId: request.versionId,
+        }),
+      );
       return out.SecretString ?? '';
     },
     availabilityZones: async (azRegion: string) => {
