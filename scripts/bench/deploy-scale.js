@@ -1,0 +1,243 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * Scale benchmark: synthetic stacks of N resources (wide and deep) deployed by
+ * the BUILT cdkd CLI against the emulator at zero latency.
+ *
+ *   npm run build
+ *   node scripts/bench/deploy-scale.js [--sizes 100,1000,2000] [--shapes wide,deep] [--chains 10]
+ *                                      [--concurrency 10] [--out results.json] [--profile DIR]
+ *
+ * Per size and shape, with a fresh emulator process each time: bootstrap,
+ * synthesize the stack once (not measured), then
+ *   1. deploy (create every resource): cdkd's own elapsedMs (synth excluded),
+ *      peak RSS and CPU of the cdkd process, state writes and bytes as cdkd
+ *      counts them and as S3 stored them (one object version per write),
+ *      the final state size;
+ *   2. a no-change redeploy (the fast path: no lock, no write);
+ *   3. destroy.
+ * --profile DIR writes a V8 CPU profile of each deploy process into DIR.
+ * --cdkd DIR runs another cdkd install (see make-baseline.js) instead of this
+ * repository's build, to compare two builds under the same conditions.
+ * Targets (issue 6): 2000 resources in under 30 s; state bytes written at most
+ * 10x the final state size. See docs/benchmarks.md.
+ */
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const lib = require('./lib');
+
+const USAGE =
+  'usage: node scripts/bench/deploy-scale.js [--sizes 100,1000,2000] [--shapes wide,deep] [--chains 10] [--concurrency 10] [--out FILE] [--cdkd DIR] [--profile DIR]';
+
+/**
+ * One size and shape, on its own emulator.
+ * @param {{ size: number, shape: string, chains: number, concurrency: number, profileDir?: string }} c
+ */
+async function runConfiguration(c) {
+  const stackName = `Scale-${c.shape}-${c.size}`;
+  const emulator = await lib.startEmulator();
+  const home = lib.tempDir('cdkd-bench-home-');
+  const assembly = lib.tempDir('cdkd-bench-assembly-');
+  const env = lib.cliEnv(emulator.url, home);
+  const s3 = lib.s3Client(emulator.url);
+  try {
+    lib.expectSuccess(await lib.runCdkd(['bootstrap'], { env }), 'cdkd bootstrap');
+    const { template, synthMs } = await lib.synthesize({
+      size: c.size,
+      shape: c.shape,
+      chains: c.chains,
+      types: 'scale',
+      stackName,
+      outDir: assembly,
+      env,
+    });
+    const graph = lib.templateGraph(template);
+    const progress = ['--json', '--progress', 'events', '--concurrency', String(c.concurrency)];
+    const nodeOptions = c.profileDir
+      ? ['--cpu-prof', '--cpu-prof-dir', c.profileDir, '--cpu-prof-name', `${stackName}.cpuprofile`]
+      : [];
+
+    // 1. create
+    await emulator.control('DELETE', 'requests');
+    const load = os.loadavg()[0];
+    const statsBefore = await emulator.control('GET', 'stats');
+    const deploy = await lib.runCdkd(['deploy', '--app', assembly, ...progress], { env, nodeOptions });
+    lib.expectSuccess(deploy, `deploy of ${stackName}`);
+    const statsAfter = await emulator.control('GET', 'stats');
+    const requests = await emulator.control('GET', 'requests');
+    const stack = lib.jsonStack(deploy);
+    const final = await lib.readState(s3, stackName);
+    const versions = await lib.stateVersionSizes(s3, stackName);
+    if (!final || final.resources !== graph.size)
+      throw new Error(`${stackName}: state records ${final?.resources} resources, expected ${graph.size}`);
+
+    // 2. no-change redeploy
+    await emulator.control('DELETE', 'requests');
+    const redeploy = await lib.runCdkd(['deploy', '--app', assembly, ...progress], { env });
+    lib.expectSuccess(redeploy, `redeploy of ${stackName}`);
+    const redeployRequests = await emulator.control('GET', 'requests');
+    const again = lib.jsonStack(redeploy);
+
+    // 3. destroy
+    await emulator.control('DELETE', 'requests');
+    const destroy = await lib.runCdkd(['destroy', '--app', assembly, '--force', ...progress], { env });
+    lib.expectSuccess(destroy, `destroy of ${stackName}`);
+    const destroyedIn = /destroyed \(.*\) in ([\d.]+)s/.exec(destroy.stderr);
+    if (await lib.readState(s3, stackName))
+      throw new Error(`${stackName}: state.json is still there after destroy`);
+
+    const ops = requests.byOperation;
+    const bytesStored = versions.reduce((a, b) => a + b, 0);
+    return {
+      stack: stackName,
+      shape: c.shape,
+      size: c.size,
+      chains: c.shape === 'deep' ? c.chains : undefined,
+      concurrency: c.concurrency,
+      synthMs,
+      loadAverage: Number(load.toFixed(2)),
+      deploy: {
+        elapsedMs: stack.elapsedMs,
+        processWallMs: Math.round(deploy.wallMs),
+        maxRssMiB: Math.round(deploy.maxRssKb / 1024),
+        cdkdCpuMs: deploy.cpuMs,
+        emulatorCpuMs:
+          statsAfter.cpuUserMs + statsAfter.cpuSystemMs - statsBefore.cpuUserMs - statsBefore.cpuSystemMs,
+        summary: stack.summary,
+        stateWrites: stack.stateWrites,
+        s3: {
+          stateVersions: versions.length,
+          stateBytesStored: bytesStored,
+          putObject: ops['s3:PutObject'] ?? 0,
+          requests: requests.total,
+          byOperation: ops,
+        },
+        finalStateBytes: final.bytes,
+        bytesOverFinal: Number((stack.stateWrites.bytes / final.bytes).toFixed(2)),
+      },
+      redeploy: {
+        noChanges: again.noChanges,
+        elapsedMs: again.elapsedMs,
+        processWallMs: Math.round(redeploy.wallMs),
+        maxRssMiB: Math.round(redeploy.maxRssKb / 1024),
+        writes:
+          (redeployRequests.byOperation['s3:PutObject'] ?? 0) +
+          (redeployRequests.byOperation['s3:DeleteObject'] ?? 0),
+        providerCalls: Object.entries(redeployRequests.byOperation)
+          .filter(([op]) => /^(cloudcontrol|sqs|ssm|sns|logs):/.test(op))
+          .reduce((a, [, n]) => a + Number(n), 0),
+      },
+      destroy: {
+        elapsedMs: destroyedIn ? Math.round(Number(destroyedIn[1]) * 1000) : undefined,
+        processWallMs: Math.round(destroy.wallMs),
+        maxRssMiB: Math.round(destroy.maxRssKb / 1024),
+      },
+    };
+  } finally {
+    s3.destroy();
+    await emulator.stop();
+    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(assembly, { recursive: true, force: true });
+  }
+}
+
+/** @param {any[]} results */
+function report(results) {
+  const s = (/** @type {number} */ ms) => (ms / 1000).toFixed(2);
+  const rows = results.map((r) => [
+    r.shape,
+    r.size,
+    s(r.deploy.elapsedMs),
+    s(r.deploy.processWallMs),
+    r.deploy.maxRssMiB,
+    s(r.deploy.cdkdCpuMs),
+    s(r.deploy.emulatorCpuMs),
+    `${r.deploy.stateWrites.writes} / ${r.deploy.s3.stateVersions}`,
+    `${lib.formatBytes(r.deploy.stateWrites.bytes)} / ${lib.formatBytes(r.deploy.s3.stateBytesStored)}`,
+    lib.formatBytes(r.deploy.finalStateBytes),
+    `${r.deploy.bytesOverFinal}x`,
+    `${s(r.redeploy.elapsedMs)} / ${s(r.redeploy.processWallMs)}`,
+    r.destroy.elapsedMs === undefined ? '?' : s(r.destroy.elapsedMs),
+  ]);
+  return lib.markdownTable(
+    [
+      'shape',
+      'resources',
+      'deploy s (cdkd elapsedMs)',
+      'process wall s',
+      'peak RSS MiB',
+      'cdkd CPU s',
+      'emulator CPU s',
+      'state writes (cdkd / S3 versions)',
+      'bytes written (cdkd / S3)',
+      'final state',
+      'bytes / final',
+      'no-change redeploy s (elapsed / wall)',
+      'destroy s',
+    ],
+    rows,
+  );
+}
+
+/** @param {any[]} results */
+function targets(results) {
+  const lines = [];
+  for (const r of results) {
+    if (r.size >= 2000)
+      lines.push(
+        `${r.stack}: deploy ${(r.deploy.elapsedMs / 1000).toFixed(2)} s ${r.deploy.elapsedMs < 30_000 ? '<' : '>='} 30 s: ${r.deploy.elapsedMs < 30_000 ? 'MET' : 'MISSED'}`,
+      );
+    lines.push(
+      `${r.stack}: state bytes written ${r.deploy.bytesOverFinal}x the final state: ${r.deploy.bytesOverFinal <= 10 ? 'MET' : 'MISSED'} (target <= 10x)`,
+    );
+    if (!r.redeploy.noChanges || r.redeploy.writes || r.redeploy.providerCalls)
+      lines.push(`${r.stack}: the no-change redeploy was not a no-op (${JSON.stringify(r.redeploy)})`);
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const o = lib.parseOptions(
+    {
+      sizes: '100,1000,2000',
+      shapes: 'wide,deep',
+      chains: '10',
+      concurrency: '10',
+      out: '',
+      cdkd: '',
+      profile: '',
+    },
+    USAGE,
+  );
+  lib.useCdkd(o.cdkd || undefined);
+  lib.ensureBuilt();
+  const profileDir = o.profile ? path.resolve(o.profile) : undefined;
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  const results = [];
+  console.error(JSON.stringify({ machine: lib.machine(), options: o }));
+  for (const size of lib.list(o.sizes).map(Number)) {
+    for (const shape of lib.list(o.shapes)) {
+      const result = await runConfiguration({
+        size,
+        shape,
+        chains: Number(o.chains),
+        concurrency: Number(o.concurrency),
+        profileDir,
+      });
+      console.error(JSON.stringify(result));
+      results.push(result);
+    }
+  }
+  if (o.out)
+    fs.writeFileSync(o.out, `${JSON.stringify({ machine: lib.machine(), options: o, results }, null, 2)}\n`);
+  console.log(report(results));
+  console.log();
+  console.log(targets(results));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
