@@ -122,4 +122,37 @@ describe('CloudControlProvider', () => {
     expect(err.message).toMatch(/Topic \(AWS::SNS::Topic\).*Throttling/);
     expect(err.retryable).toBe(true);
   });
+
+  it('checks a request at once, then waits at least the shortest poll delay between checks', async () => {
+    const delays: number[] = [];
+    const polling = (latencyMs: number) =>
+      new CloudControlProvider(
+        createProviderContext({
+          clients: factory,
+          logger: createLogger(new RecordingIoHost()),
+          region: 'us-east-1',
+        }),
+        {
+          schemas: { get: (t) => schemas.tryGet(t) },
+          sleep: (ms) => {
+            delays.push(ms);
+            return new Promise((resolve) => setTimeout(resolve, ms));
+          },
+        },
+      ).create(`Topic${latencyMs}`, 'AWS::SNS::Topic', {}, ctx(`poll-${latencyMs}`));
+
+    // A request that is done when accepted costs one status check and no wait.
+    await polling(0);
+    expect(delays).toEqual([]);
+    expect((await emulator.control.requests()).byOperation['cloudcontrol:GetResourceRequestStatus']).toBe(1);
+
+    await emulator.control.clearRequests();
+    await emulator.control.setTypeLatency('AWS::SNS::Topic', 600);
+    await polling(600);
+    const checks = (await emulator.control.requests()).byOperation['cloudcontrol:GetResourceRequestStatus'];
+    expect(checks).toBe(delays.length + 1);
+    // The shortest wait first (100 ms), never shorter later.
+    expect(delays[0]).toBe(100);
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(100);
+  });
 });
