@@ -192,6 +192,11 @@ function targets(results) {
     lines.push(
       `${r.stack}: state bytes written ${r.deploy.bytesOverFinal}x the final state: ${r.deploy.bytesOverFinal <= 10 ? 'MET' : 'MISSED'} (target <= 10x)`,
     );
+    const { writes, bytes } = r.deploy.stateWrites;
+    if (writes !== r.deploy.s3.stateVersions || bytes !== r.deploy.s3.stateBytesStored)
+      lines.push(
+        `${r.stack}: cdkd counted ${writes} state writes (${bytes} B), S3 holds ${r.deploy.s3.stateVersions} versions (${r.deploy.s3.stateBytesStored} B)`,
+      );
     if (!r.redeploy.noChanges || r.redeploy.writes || r.redeploy.providerCalls)
       lines.push(`${r.stack}: the no-change redeploy was not a no-op (${JSON.stringify(r.redeploy)})`);
   }
@@ -211,19 +216,23 @@ async function main() {
     },
     USAGE,
   );
+  const sizes = lib.positiveIntegers(o.sizes, 'sizes');
+  const shapeList = lib.shapes(o.shapes);
+  const [chains] = lib.positiveIntegers(o.chains, 'chains');
   lib.useCdkd(o.cdkd || undefined);
   lib.ensureBuilt();
   const profileDir = o.profile ? path.resolve(o.profile) : undefined;
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  const [concurrency] = lib.positiveIntegers(o.concurrency, 'concurrency');
   const results = [];
   console.error(JSON.stringify({ machine: lib.machine(), options: o }));
-  for (const size of lib.list(o.sizes).map(Number)) {
-    for (const shape of lib.list(o.shapes)) {
+  for (const size of sizes) {
+    for (const shape of shapeList) {
       const result = await runConfiguration({
         size,
         shape,
-        chains: Number(o.chains),
-        concurrency: Number(o.concurrency),
+        chains,
+        concurrency,
         profileDir,
       });
       console.error(JSON.stringify(result));

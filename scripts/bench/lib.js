@@ -47,9 +47,12 @@ function ensureBuilt() {
     ],
   ].filter(([file]) => !fs.existsSync(file));
   if (missing.length) {
+    const remedy =
+      cdkdRoot === ROOT
+        ? 'Run `npm run build` in the repository root first.'
+        : `--cdkd ${cdkdRoot} must be a built cdkd install (make one with scripts/bench/make-baseline.js).`;
     process.stderr.write(
-      `The benchmarks run the built project, and ${missing.map(([, what]) => what).join(', ')} ${missing.length > 1 ? 'are' : 'is'} not built.\n` +
-        'Run `npm run build` in the repository root first.\n',
+      `The benchmarks run the built project, and these are missing: ${missing.map(([, what]) => what).join(', ')}.\n${remedy}\n`,
     );
     process.exit(2);
   }
@@ -89,6 +92,35 @@ function parseOptions(defaults, usage) {
     out[m[1]] = value;
   }
   return out;
+}
+
+/**
+ * A comma-separated list of positive integers; exits with a message naming
+ * the option otherwise.
+ * @param {string} text
+ * @param {string} option
+ */
+function positiveIntegers(text, option) {
+  const values = list(text).map(Number);
+  if (!values.length || values.some((n) => !Number.isInteger(n) || n < 1)) {
+    process.stderr.write(`--${option} takes positive integers separated by commas (got "${text}")\n`);
+    process.exit(2);
+  }
+  return values;
+}
+
+/**
+ * A comma-separated list of shapes (wide, deep); exits with a message otherwise.
+ * @param {string} text
+ */
+function shapes(text) {
+  const values = list(text);
+  const bad = values.filter((v) => v !== 'wide' && v !== 'deep');
+  if (!values.length || bad.length) {
+    process.stderr.write(`--shapes takes wide and/or deep (got "${text}")\n`);
+    process.exit(2);
+  }
+  return values;
 }
 
 /** @param {string} text */
@@ -513,6 +545,8 @@ module.exports = {
   ensureBuilt,
   parseOptions,
   list,
+  positiveIntegers,
+  shapes,
   startEmulator,
   cliEnv,
   runCdkd,

@@ -247,24 +247,34 @@ async function main() {
     },
     USAGE,
   );
+  const sizes = lib.positiveIntegers(o.sizes, 'sizes');
+  const shapeList = lib.shapes(o.shapes);
+  const [chains] = lib.positiveIntegers(o.chains, 'chains');
+  if (o.concurrency !== 'width' && !/^[1-9]\d*$/.test(o.concurrency)) {
+    process.stderr.write(`--concurrency takes a positive integer or "width" (got "${o.concurrency}")\n`);
+    process.exit(2);
+  }
+  const callMs = Number(o['call-ms']);
+  if (!Number.isInteger(callMs) || callMs < 0) {
+    process.stderr.write(`--call-ms takes a whole number of milliseconds >= 0 (got "${o['call-ms']}")\n`);
+    process.exit(2);
+  }
   lib.useCdkd(o.cdkd || undefined);
   lib.ensureBuilt();
   const profileDir = o.profile ? path.resolve(o.profile) : undefined;
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   const eventsDir = o.events ? path.resolve(o.events) : undefined;
   if (eventsDir) fs.mkdirSync(eventsDir, { recursive: true });
-  if (o.concurrency !== 'width' && !(Number(o.concurrency) >= 1))
-    throw new Error(`--concurrency is "width" or a positive number (got ${o.concurrency})`);
   const results = [];
   console.error(JSON.stringify({ machine: lib.machine(), options: o }));
-  for (const size of lib.list(o.sizes).map(Number)) {
-    for (const shape of lib.list(o.shapes)) {
+  for (const size of sizes) {
+    for (const shape of shapeList) {
       const result = await runConfiguration({
         size,
         shape,
-        chains: Number(o.chains),
+        chains,
         concurrency: o.concurrency,
-        callMs: Number(o['call-ms']),
+        callMs,
         profileDir,
         eventsDir,
       });
