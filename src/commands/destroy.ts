@@ -76,6 +76,7 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
             region: s.region,
             found: s.found,
             summary: s.summary,
+            elapsedMs: s.elapsedMs,
           })),
         };
       } finally {

@@ -587,8 +587,9 @@ export async function deployStack(
     await writer.saveNow(finalState);
     result.outputs = outputs;
     result.stateWrites = { ...writer.stats };
+    // A record without exportNames (new stack, or pre-v9) published nothing it knew of as an export.
     const exportsChanged =
-      !jsonEqual(previousState?.exportNames, exportNames) ||
+      !jsonEqual(previousState?.exportNames ?? [], exportNames) ||
       exportNames.some((n) => !jsonEqual(previousState?.outputs?.[n], outputs[n]));
     if (exportsChanged) await store.exportsIndex.updateStack(region, finalState);
 

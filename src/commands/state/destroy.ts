@@ -59,6 +59,7 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
         region: result.region,
         found: result.found,
         summary: result.summary,
+        elapsedMs: result.elapsedMs,
       };
     } finally {
       session.close();
