@@ -28,6 +28,7 @@ import type {
   ResourceUpdateResult,
   UpdateContext,
 } from '../plugin-api';
+import type * as CloudControl from '@aws-sdk/client-cloudcontrol';
 import type { ProgressEvent } from '@aws-sdk/client-cloudcontrol';
 import { createHash } from 'node:crypto';
 import { ProvisioningError } from '../util/errors';
@@ -74,9 +75,13 @@ const RETRYABLE_HANDLER_ERRORS = new Set([
 ]);
 
 /** Error names of the Cloud Control API that mean the type cannot be provisioned through it. */
-const UNSUPPORTED_TYPE_ERRORS = new Set(['UnsupportedActionException', 'TypeNotFoundException', 'PrivateTypeException']);
+const UNSUPPORTED_TYPE_ERRORS = new Set([
+  'UnsupportedActionException',
+  'TypeNotFoundException',
+  'PrivateTypeException',
+]);
 
-type CloudControlModule = typeof import('@aws-sdk/client-cloudcontrol');
+type CloudControlModule = typeof CloudControl;
 
 function cc(): CloudControlModule {
   // Loaded on first use so commands that never provision do not pay for it.
@@ -98,7 +103,9 @@ function readPath(model: Record<string, unknown>, dotted: string): unknown {
 }
 
 export class CloudControlProvider implements ResourceProvider {
-  private readonly options: Required<Omit<CloudControlProviderOptions, 'schemas'>> & { schemas: CloudControlSchemaSource };
+  private readonly options: Required<Omit<CloudControlProviderOptions, 'schemas'>> & {
+    schemas: CloudControlSchemaSource;
+  };
   /** Creates whose earlier request ended FAILED: the next attempt needs a fresh token. */
   private readonly failedAttempts = new Map<string, number>();
   /** Errors that report a request Cloud Control settled as FAILED (not a lost or refused call). */
@@ -135,7 +142,11 @@ export class CloudControlProvider implements ResourceProvider {
     const token = toClientToken(`${context.idempotencyToken}#${attempt}`);
     const event = await this.call(logicalId, resourceType, undefined, () =>
       this.client().send(
-        new CreateResourceCommand({ TypeName: resourceType, DesiredState: JSON.stringify(desired), ClientToken: token }),
+        new CreateResourceCommand({
+          TypeName: resourceType,
+          DesiredState: JSON.stringify(desired),
+          ClientToken: token,
+        }),
       ),
     );
     let final: ProgressEvent;
@@ -151,9 +162,12 @@ export class CloudControlProvider implements ResourceProvider {
     }
     const identifier = final.Identifier;
     if (!identifier) {
-      throw new ProvisioningError(`Cloud Control created ${logicalId} (${resourceType}) but returned no identifier.`, {
-        resource: { logicalId, resourceType },
-      });
+      throw new ProvisioningError(
+        `Cloud Control created ${logicalId} (${resourceType}) but returned no identifier.`,
+        {
+          resource: { logicalId, resourceType },
+        },
+      );
     }
     this.failedAttempts.delete(context.idempotencyToken);
     const model = await this.readModel(logicalId, resourceType, identifier);
@@ -168,14 +182,28 @@ export class CloudControlProvider implements ResourceProvider {
     previousProperties: Record<string, unknown>,
     context?: UpdateContext,
   ): Promise<ResourceUpdateResult> {
-    this.ctx.assertRegionMatch(this.ctx.region, context?.expectedRegion, resourceType, logicalId, physicalId, 'pre-update');
+    this.ctx.assertRegionMatch(
+      this.ctx.region,
+      context?.expectedRegion,
+      resourceType,
+      logicalId,
+      physicalId,
+      'pre-update',
+    );
     const { UpdateResourceCommand } = cc();
     const schema = this.options.schemas.get(resourceType);
-    const patch = createJsonPatch(coerceProperties(previousProperties, schema), coerceProperties(properties, schema));
+    const patch = createJsonPatch(
+      coerceProperties(previousProperties, schema),
+      coerceProperties(properties, schema),
+    );
     if (patch.length > 0) {
       const event = await this.call(logicalId, resourceType, physicalId, () =>
         this.client().send(
-          new UpdateResourceCommand({ TypeName: resourceType, Identifier: physicalId, PatchDocument: JSON.stringify(patch) }),
+          new UpdateResourceCommand({
+            TypeName: resourceType,
+            Identifier: physicalId,
+            PatchDocument: JSON.stringify(patch),
+          }),
         ),
       );
       await this.waitFor(event, logicalId, resourceType, physicalId);
@@ -191,7 +219,14 @@ export class CloudControlProvider implements ResourceProvider {
     _properties?: Record<string, unknown>,
     context?: DeleteContext,
   ): Promise<void | ResourceDeleteResult> {
-    this.ctx.assertRegionMatch(this.ctx.region, context?.expectedRegion, resourceType, logicalId, physicalId, 'pre-delete');
+    this.ctx.assertRegionMatch(
+      this.ctx.region,
+      context?.expectedRegion,
+      resourceType,
+      logicalId,
+      physicalId,
+      'pre-delete',
+    );
     const { DeleteResourceCommand } = cc();
     try {
       const event = await this.call(logicalId, resourceType, physicalId, () =>
@@ -200,7 +235,14 @@ export class CloudControlProvider implements ResourceProvider {
       await this.waitFor(event, logicalId, resourceType, physicalId);
     } catch (err) {
       if (isNotFound(err)) {
-        this.ctx.assertRegionMatch(this.ctx.region, context?.expectedRegion, resourceType, logicalId, physicalId, 'not-found');
+        this.ctx.assertRegionMatch(
+          this.ctx.region,
+          context?.expectedRegion,
+          resourceType,
+          logicalId,
+          physicalId,
+          'not-found',
+        );
         this.ctx.logger.debug(`${logicalId} (${resourceType}) ${physicalId} was already gone`);
         return;
       }
@@ -228,7 +270,11 @@ export class CloudControlProvider implements ResourceProvider {
   }
 
   /** The resource model from GetResource (read-only properties included). */
-  private async readModel(logicalId: string, resourceType: string, identifier: string): Promise<Record<string, unknown> | undefined> {
+  private async readModel(
+    logicalId: string,
+    resourceType: string,
+    identifier: string,
+  ): Promise<Record<string, unknown> | undefined> {
     const { GetResourceCommand } = cc();
     const out = await this.call(logicalId, resourceType, identifier, () =>
       this.client().send(new GetResourceCommand({ TypeName: resourceType, Identifier: identifier })),
@@ -278,18 +324,24 @@ export class CloudControlProvider implements ResourceProvider {
       );
     }
     if (name === 'ResourceNotFoundException') {
-      return new ProvisioningError(`${logicalId} (${resourceType}) ${physicalId ?? ''} not found: ${(err as Error).message}`, {
-        code: 'RESOURCE_NOT_FOUND',
-        cause: err,
-        resource,
-      });
+      return new ProvisioningError(
+        `${logicalId} (${resourceType}) ${physicalId ?? ''} not found: ${(err as Error).message}`,
+        {
+          code: 'RESOURCE_NOT_FOUND',
+          cause: err,
+          resource,
+        },
+      );
     }
     if (name === 'AlreadyExistsException') {
-      return new ProvisioningError(`${logicalId} (${resourceType}) already exists: ${(err as Error).message}`, {
-        code: 'RESOURCE_ALREADY_EXISTS',
-        cause: err,
-        resource,
-      });
+      return new ProvisioningError(
+        `${logicalId} (${resourceType}) already exists: ${(err as Error).message}`,
+        {
+          code: 'RESOURCE_ALREADY_EXISTS',
+          cause: err,
+          resource,
+        },
+      );
     }
     return err;
   }
@@ -310,14 +362,20 @@ export class CloudControlProvider implements ResourceProvider {
         throw this.failure(event, logicalId, resourceType, physicalId);
       }
       if (!event.RequestToken) {
-        throw new ProvisioningError(`Cloud Control returned no request token for ${logicalId} (${resourceType}).`, {
-          resource: { logicalId, resourceType, physicalId },
-        });
+        throw new ProvisioningError(
+          `Cloud Control returned no request token for ${logicalId} (${resourceType}).`,
+          {
+            resource: { logicalId, resourceType, physicalId },
+          },
+        );
       }
       if (this.options.now() - started > this.options.timeoutMs) {
         throw new ProvisioningError(
           `${logicalId} (${resourceType}): Cloud Control request ${event.RequestToken} did not finish within ${Math.round(this.options.timeoutMs / 1000)} s.`,
-          { resource: { logicalId, resourceType, physicalId }, remedy: 'Check the resource in the AWS console, then re-run.' },
+          {
+            resource: { logicalId, resourceType, physicalId },
+            remedy: 'Check the resource in the AWS console, then re-run.',
+          },
         );
       }
       // The first check goes out at once: a handler that finished while accepting the request costs no sleep.
@@ -340,16 +398,29 @@ export class CloudControlProvider implements ResourceProvider {
     return Math.max(proportional, Math.min(asked, max * 12));
   }
 
-  private failure(event: ProgressEvent, logicalId: string, resourceType: string, physicalId?: string): ProvisioningError {
+  private failure(
+    event: ProgressEvent,
+    logicalId: string,
+    resourceType: string,
+    physicalId?: string,
+  ): ProvisioningError {
     const code = event.ErrorCode ?? 'GeneralServiceException';
     const verb = event.Operation?.toLowerCase() ?? 'provision';
     const error = new ProvisioningError(
       `Failed to ${verb} ${logicalId} (${resourceType}) through Cloud Control: ${code}: ${event.StatusMessage ?? 'no message'}`,
       {
-        code: code === 'NotFound' ? 'RESOURCE_NOT_FOUND' : code === 'AlreadyExists' ? 'RESOURCE_ALREADY_EXISTS' : 'PROVISIONING_ERROR',
+        code:
+          code === 'NotFound'
+            ? 'RESOURCE_NOT_FOUND'
+            : code === 'AlreadyExists'
+              ? 'RESOURCE_ALREADY_EXISTS'
+              : 'PROVISIONING_ERROR',
         resource: { logicalId, resourceType, physicalId },
         retryable: RETRYABLE_HANDLER_ERRORS.has(code),
-        remedy: code === 'AlreadyExists' ? 'A resource with the same name already exists: rename it in the app, or delete the existing one.' : undefined,
+        remedy:
+          code === 'AlreadyExists'
+            ? 'A resource with the same name already exists: rename it in the app, or delete the existing one.'
+            : undefined,
       },
     );
     this.settledFailures.add(error);
@@ -358,5 +429,8 @@ export class CloudControlProvider implements ResourceProvider {
 }
 
 function isNotFound(err: unknown): boolean {
-  return (err as { code?: string })?.code === 'RESOURCE_NOT_FOUND' || (err as Error)?.name === 'ResourceNotFoundException';
+  return (
+    (err as { code?: string })?.code === 'RESOURCE_NOT_FOUND' ||
+    (err as Error)?.name === 'ResourceNotFoundException'
+  );
 }

@@ -90,8 +90,19 @@ describe('buckets', () => {
     expect((await failure(put([{ ...publicRead, Principal: { AWS: ['*'] } }]))).name).toBe('AccessDenied');
     // A Deny for everyone beside an Allow for a named principal is not public.
     await put([
-      { Effect: 'Deny', Principal: '*', Action: 's3:*', Resource: resource, Condition: { Bool: { 'aws:SecureTransport': 'false' } } },
-      { Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::123456789012:role/Deployer' }, Action: 's3:GetObject', Resource: resource },
+      {
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:*',
+        Resource: resource,
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      },
+      {
+        Effect: 'Allow',
+        Principal: { AWS: 'arn:aws:iam::123456789012:role/Deployer' },
+        Action: 's3:GetObject',
+        Resource: resource,
+      },
     ]);
     // An Allow for everyone narrowed by a condition is not public either.
     await put([{ ...publicRead, Condition: { StringEquals: { 'aws:PrincipalAccount': '123456789012' } } }]);

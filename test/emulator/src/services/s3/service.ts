@@ -1728,8 +1728,16 @@ function grantsPublicAccess(doc: object): boolean {
   const statements = Array.isArray(raw) ? raw : [raw];
   return statements.some((st) => {
     if (!st || typeof st !== 'object') return false;
-    const { Effect, Principal, Condition } = st as { Effect?: unknown; Principal?: unknown; Condition?: unknown };
-    if (Effect !== 'Allow' || (Condition && typeof Condition === 'object' && Object.keys(Condition).length > 0)) return false;
+    const { Effect, Principal, Condition } = st as {
+      Effect?: unknown;
+      Principal?: unknown;
+      Condition?: unknown;
+    };
+    if (
+      Effect !== 'Allow' ||
+      (Condition && typeof Condition === 'object' && Object.keys(Condition).length > 0)
+    )
+      return false;
     if (Principal === '*') return true;
     const aws = Principal && typeof Principal === 'object' ? (Principal as { AWS?: unknown }).AWS : undefined;
     return aws === '*' || (Array.isArray(aws) && aws.includes('*'));
