@@ -148,6 +148,7 @@ export async function deployStack(
   // Fast path: plan against the current record without the lock.
   const before = await store.backend.getState(stackName, region);
   const preview = await planStack({ template, state: before?.state, schemas: lookup, resolverEnv: env });
+  assertProvisionable(preview, provisioner, stackName);
   if (
     !preview.hasChanges &&
     before &&
@@ -615,6 +616,32 @@ export async function deployStack(
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * Refuses, before anything is locked or changed, a stack with resources no
+ * installed provider and no Cloud Control schema can provision (custom
+ * resources, nested stacks, misspelt types), naming each one.
+ */
+function assertProvisionable(plan: StackPlan, provisioner: ResourceProvisioner, stackName: string): void {
+  const missing = plan.resources.filter(
+    (r) => r.action !== 'NO_CHANGE' && r.action !== 'DELETE' && !provisioner.canProvision(r.resourceType),
+  );
+  if (missing.length === 0) return;
+  const describe = (type: string): string =>
+    type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource'
+      ? 'custom resources are not supported by this version of cdkd yet'
+      : type === 'AWS::CloudFormation::Stack'
+        ? 'nested stacks are not supported by this version of cdkd yet'
+        : 'no provider pack handles it and it is not a CloudFormation resource type cdkd knows';
+  throw new CdkdError(
+    `${stackName} cannot be deployed: ${missing.map((r) => `${r.logicalId} (${r.resourceType}): ${describe(r.resourceType)}`).join('; ')}. Nothing was changed.`,
+    {
+      code: 'UNSUPPORTED_RESOURCE_TYPE',
+      remedy:
+        'Remove these resources from the stack, install a provider pack that registers their types (cdkd plugins install), or deploy this stack with the CDK CLI.',
+    },
+  );
 }
 
 export function describeSummary(s: StackSummary): string {

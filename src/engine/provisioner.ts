@@ -69,6 +69,14 @@ export class ResourceProvisioner {
     return ctx;
   }
 
+  /** True when an installed pack registers the type, or Cloud Control can be asked to (the type has a schema). */
+  canProvision(resourceType: string): boolean {
+    return (
+      this.options.registry.registrationFor(resourceType) !== undefined ||
+      this.options.schemas.has(resourceType)
+    );
+  }
+
   /** Routes a resource by its template properties (and a pinned `provisionedBy`). */
   route(
     resourceType: string,

@@ -186,6 +186,23 @@ describe('deployStack', () => {
     ).toEqual([]);
   });
 
+  it('refuses a stack with a custom resource before locking or changing anything', async () => {
+    await ctx.emulator.control.clearRequests();
+    const attempt = deploy('Custom', {
+      T: topic('custom-t'),
+      Hook: {
+        Type: 'Custom::Seeder',
+        Properties: { ServiceToken: 'arn:aws:lambda:us-east-1:123456789012:function:seed' },
+      },
+    });
+    await expect(attempt).rejects.toThrow(
+      /Hook \(Custom::Seeder\): custom resources are not supported.*Nothing was changed/,
+    );
+    const ops = Object.keys((await ctx.emulator.control.requests()).byOperation);
+    expect(ops.filter((o) => /^(cloudcontrol|s3:Put)/.test(o))).toEqual([]);
+    expect(await store.backend.getState('Custom', REGION)).toBeUndefined();
+  });
+
   it('destroys in reverse dependency order and deletes the state file', async () => {
     await deploy('Destroyed', { A: topic('da'), B: topic('db', { DependsOn: 'A' }) });
     host.messages.length = 0;
