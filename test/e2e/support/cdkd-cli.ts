@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startEmulator } from '../../emulator/src';
 import type { InventoryItem, RunningEmulator } from '../../emulator/src';
 import type { StackState } from '../../../src/state/types';
@@ -32,6 +32,8 @@ export interface CdkdHarness {
   cdkd(args: string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult>;
   /** The stack's state.json as stored, or undefined. */
   readState(stackName: string, region?: string): Promise<StackState | undefined>;
+  /** True when the state bucket holds `key`. */
+  stateObjectExists(key: string): Promise<boolean>;
   /** The emulator's resources, without cdkd's own buckets (state, assets). */
   appInventory(): Promise<InventoryItem[]>;
   stop(): Promise<void>;
@@ -84,6 +86,15 @@ export async function startHarness(): Promise<CdkdHarness> {
         return JSON.parse(await out.Body!.transformToString()) as StackState;
       } catch (err) {
         if ((err as Error).name === 'NoSuchKey') return undefined;
+        throw err;
+      }
+    },
+    async stateObjectExists(key) {
+      try {
+        await s3.send(new HeadObjectCommand({ Bucket: STATE_BUCKET, Key: key }));
+        return true;
+      } catch (err) {
+        if ((err as Error).name === 'NotFound' || (err as Error).name === 'NoSuchKey') return false;
         throw err;
       }
     },
