@@ -15,6 +15,8 @@ import type { StateStore } from '../state/state-store';
 import { ProgressRenderer, chooseProgressMode } from '../ui/progress';
 import type { IoHost, Logger } from '../util/io-host';
 import { createLogger } from '../util/io-host';
+import { defaultEnvironmentOf, synthesize } from '../synth/synthesize';
+import type { SynthesizedAssembly } from '../synth/cloud-assembly';
 import { loadProviderRegistry } from './load-provider-packs';
 
 export interface EngineSession {
@@ -28,6 +30,8 @@ export interface EngineSession {
   provisioner: ResourceProvisioner;
   /** Aborted by the first SIGINT / SIGTERM. */
   signal: AbortSignal;
+  /** Synthesizes the app, with the caller's account and region as the default environment. */
+  synthesize(): Promise<SynthesizedAssembly>;
   close(): void;
 }
 
@@ -36,8 +40,8 @@ export interface EngineSessionOptions {
   oclifConfig: Config;
   /** `live`, `events`, or undefined (live on a TTY). */
   progress?: string;
-  /** What the interrupt hint names (e.g. `cdkd force-unlock MyStack`). */
-  operation: string;
+  /** The command the interrupt hint names. Default: `cdkd force-unlock <stack>`. */
+  unlockHint?: string;
 }
 
 export async function openEngineSession(options: EngineSessionOptions): Promise<EngineSession> {
@@ -74,7 +78,7 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     }
     renderer.close();
     process.stderr.write(
-      `Quit without waiting. The stack lock may be left behind: run \`${options.operation}\` if the next command reports it.\n`,
+      `Quit without waiting. The stack lock may be left behind: run \`${options.unlockHint ?? 'cdkd force-unlock <stack>'}\` if the next command reports it.\n`,
     );
     process.exit(130);
   };
@@ -91,6 +95,8 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     schemas,
     provisioner,
     signal: controller.signal,
+    synthesize: async () =>
+      synthesize({ config, ioHost: renderer, defaultEnvironment: await defaultEnvironmentOf(factory) }),
     close: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

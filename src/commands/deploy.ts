@@ -5,7 +5,6 @@ import { openEngineSession } from '../cli/engine-session';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { deployApp } from '../engine/deploy-app';
 import { describeSummary } from '../engine/deploy-stack';
-import { defaultEnvironmentOf, synthesize } from '../synth/synthesize';
 import { parseParameterArgs, validateParameterAssignments } from '../template/parameters';
 import { parseTemplate } from '../template/types';
 import { CdkdError, formatError } from '../util/errors';
@@ -62,14 +61,9 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
       config,
       oclifConfig: this.config,
       progress: flags.progress,
-      operation: 'cdkd force-unlock <stack>',
     });
     try {
-      const assembly = await synthesize({
-        config,
-        ioHost: session.ioHost,
-        defaultEnvironment: await defaultEnvironmentOf(session.factory),
-      });
+      const assembly = await session.synthesize();
       try {
         const stacks = assembly.select(stackSelector(argv as string[], flags));
         validateParameterAssignments(

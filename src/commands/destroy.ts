@@ -6,7 +6,6 @@ import { openEngineSession } from '../cli/engine-session';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { destroyApp, withDependents } from '../engine/destroy-app';
 import { stackRegion } from '../engine/deploy-app';
-import { defaultEnvironmentOf, synthesize } from '../synth/synthesize';
 import { renderDestroyFailure } from '../ui/destroy-report';
 import { engineFlags } from './deploy';
 
@@ -39,14 +38,9 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
       config,
       oclifConfig: this.config,
       progress: flags.progress,
-      operation: 'cdkd force-unlock <stack>',
     });
     try {
-      const assembly = await synthesize({
-        config,
-        ioHost: session.ioHost,
-        defaultEnvironment: await defaultEnvironmentOf(session.factory),
-      });
+      const assembly = await session.synthesize();
       try {
         const selected = assembly.select({ ...stackSelector(argv as string[], flags), exclusively: true });
         const stacks = flags.exclusively ? selected : withDependents(selected, assembly.stacks);

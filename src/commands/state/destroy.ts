@@ -32,7 +32,7 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
       config,
       oclifConfig: this.config,
       progress: flags.progress,
-      operation: `cdkd force-unlock ${args.stack}`,
+      unlockHint: `cdkd force-unlock ${args.stack}`,
     });
     try {
       const region = await resolveStackRegion(session.store, args.stack, flags.region, config.region);
