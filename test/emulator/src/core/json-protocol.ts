@@ -1,6 +1,7 @@
 /** The AWS JSON 1.0 / 1.1 protocols (Cloud Control, SQS, SSM). */
 import { AwsError } from './errors';
 import { header, type EmulatorRequest, type EmulatorResponse } from './http';
+import type { CallContext, RoutedCall, ServiceHandler } from './service';
 
 export interface JsonProtocolOptions {
   /** `1.0` or `1.1`. */
@@ -9,6 +10,8 @@ export interface JsonProtocolOptions {
   errorNamespace: string;
   /** awsQueryCompatible services (SQS): query error codes by JSON error name. */
   queryErrorCodes?: Record<string, string>;
+  /** Faults the service names otherwise than {@link jsonFault}, by the HTTP status asked for. */
+  faults?: Record<number, { code: string; status: number }>;
 }
 
 /** The operation named by `X-Amz-Target: <Prefix>.<Operation>`. */
@@ -84,4 +87,43 @@ export function requireString(
     );
   }
   return value;
+}
+
+/** One operation of a JSON service: the request's JSON input in, the response's JSON value out. */
+export type JsonOperation = (ctx: CallContext, input: Record<string, unknown>) => unknown;
+
+/**
+ * What every JSON-protocol service does alike: finds the operation named by
+ * `X-Amz-Target`, answers in JSON, and reports errors, unsigned requests and
+ * injected faults as the protocol does. A service lists its operations and
+ * its protocol options.
+ */
+export abstract class JsonService implements ServiceHandler {
+  abstract readonly name: string;
+  protected abstract readonly protocol: JsonProtocolOptions;
+  protected abstract readonly operations: Record<string, JsonOperation>;
+
+  route(req: EmulatorRequest): RoutedCall {
+    const operation = jsonTarget(req) ?? '';
+    const handler = this.operations[operation];
+    if (!handler) throw this.unknownOperation(operation);
+    return { operation, run: (ctx) => jsonOk(this.protocol, handler(ctx, jsonInput(req)), ctx.requestId) };
+  }
+
+  /** The error for an operation the service does not have. */
+  protected unknownOperation(operation: string): AwsError {
+    return new AwsError('UnknownOperationException', `Unknown operation ${operation}`, 400);
+  }
+
+  errorResponse(err: AwsError, _req: EmulatorRequest, requestId: string): EmulatorResponse {
+    return jsonError(this.protocol, err, requestId);
+  }
+
+  unsignedError(): AwsError {
+    return missingAuthTokenException();
+  }
+
+  faultFor(status: number): { code: string; status: number } {
+    return this.protocol.faults?.[status] ?? jsonFault(status);
+  }
 }

@@ -1,6 +1,7 @@
 /** The AWS query protocol (STS, CloudFormation): form-encoded input, XML output. */
 import { AwsError } from './errors';
 import type { EmulatorRequest, EmulatorResponse } from './http';
+import type { RoutedCall, ServiceHandler } from './service';
 import { xmlDocument, type XmlValue } from './xml';
 
 /** Action parameters from the form body (POST) or the query string (GET). */
@@ -59,4 +60,29 @@ export function queryFault(status: number): { code: string; status: number } {
 
 export function missingAuthToken(): AwsError {
   return new AwsError('MissingAuthenticationToken', 'Request is missing Authentication Token', 403);
+}
+
+/**
+ * What every query-protocol service answers alike: XML errors in the
+ * service's namespace, and the protocol's unsigned-request and fault errors.
+ * A service routes its own actions.
+ */
+export abstract class QueryService implements ServiceHandler {
+  abstract readonly name: string;
+  /** The XML namespace of the service's responses. */
+  protected abstract readonly xmlns: string;
+
+  abstract route(req: EmulatorRequest): RoutedCall;
+
+  errorResponse(err: AwsError, _req: EmulatorRequest, requestId: string): EmulatorResponse {
+    return queryError(err, this.xmlns, requestId);
+  }
+
+  unsignedError(): AwsError {
+    return missingAuthToken();
+  }
+
+  faultFor(status: number): { code: string; status: number } {
+    return queryFault(status);
+  }
 }

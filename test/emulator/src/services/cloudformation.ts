@@ -6,8 +6,8 @@
 import { AwsError } from '../core/errors';
 import type { EmulatorRequest, EmulatorResponse } from '../core/http';
 import { uuid } from '../core/ids';
-import { missingAuthToken, queryError, queryFault, queryParams, queryResponse } from '../core/query-protocol';
-import type { CallContext, RoutedCall, ServiceHandler } from '../core/service';
+import { QueryService, queryParams, queryResponse } from '../core/query-protocol';
+import type { CallContext, RoutedCall } from '../core/service';
 
 const CFN_NS = 'http://cloudformation.amazonaws.com/doc/2010-05-15/';
 
@@ -128,10 +128,13 @@ export class CloudFormationStore {
   }
 }
 
-export class CloudFormationService implements ServiceHandler {
+export class CloudFormationService extends QueryService {
   readonly name = 'cloudformation';
+  protected readonly xmlns = CFN_NS;
 
-  constructor(private readonly store: CloudFormationStore) {}
+  constructor(private readonly store: CloudFormationStore) {
+    super();
+  }
 
   route(req: EmulatorRequest): RoutedCall {
     const params = queryParams(req);
@@ -146,18 +149,6 @@ export class CloudFormationService implements ServiceHandler {
       default:
         throw new AwsError('InvalidAction', `The action ${action} is not valid for this web service.`, 400);
     }
-  }
-
-  errorResponse(err: AwsError, _req: EmulatorRequest, requestId: string): EmulatorResponse {
-    return queryError(err, CFN_NS, requestId);
-  }
-
-  unsignedError(): AwsError {
-    return missingAuthToken();
-  }
-
-  faultFor(status: number): { code: string; status: number } {
-    return queryFault(status);
   }
 
   private describeStacks(ctx: CallContext, params: URLSearchParams): EmulatorResponse {

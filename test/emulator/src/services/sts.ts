@@ -4,23 +4,19 @@ import { temporaryAccessKeyId } from '../core/accounts';
 import { AwsError } from '../core/errors';
 import type { EmulatorRequest, EmulatorResponse } from '../core/http';
 import { secretKey, upperAlnum } from '../core/ids';
-import {
-  missingAuthToken,
-  queryError,
-  queryFault,
-  queryParams,
-  queryResponse,
-  requireParam,
-} from '../core/query-protocol';
-import type { CallContext, RoutedCall, ServiceHandler } from '../core/service';
+import { QueryService, queryParams, queryResponse, requireParam } from '../core/query-protocol';
+import type { CallContext, RoutedCall } from '../core/service';
 
 const STS_NS = 'https://sts.amazonaws.com/doc/2011-06-15/';
 const ROLE_ARN = /^arn:(aws[a-z-]*):iam::(\d{12}):role\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]+)$/;
 
-export class StsService implements ServiceHandler {
+export class StsService extends QueryService {
   readonly name = 'sts';
+  protected readonly xmlns = STS_NS;
 
-  constructor(private readonly accounts: AccountRegistry) {}
+  constructor(private readonly accounts: AccountRegistry) {
+    super();
+  }
 
   route(req: EmulatorRequest): RoutedCall {
     const params = queryParams(req);
@@ -33,18 +29,6 @@ export class StsService implements ServiceHandler {
       default:
         throw new AwsError('InvalidAction', `Could not find operation ${action} for version 2011-06-15`, 400);
     }
-  }
-
-  errorResponse(err: AwsError, _req: EmulatorRequest, requestId: string): EmulatorResponse {
-    return queryError(err, STS_NS, requestId);
-  }
-
-  unsignedError(): AwsError {
-    return missingAuthToken();
-  }
-
-  faultFor(status: number): { code: string; status: number } {
-    return queryFault(status);
   }
 
   private getCallerIdentity(ctx: CallContext): EmulatorResponse {

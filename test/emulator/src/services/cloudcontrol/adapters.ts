@@ -8,9 +8,9 @@ import { upperAlnum, uuid } from '../../core/ids';
 import { applyBucketProperties, bucketProperties } from '../s3/resource';
 import type { S3Store } from '../s3/store';
 import { attributesFromProperties, queueProperties, tagsFromProperties } from '../sqs/resource';
-import { parseQueueUrl, queueUrl, type SqsStore } from '../sqs/store';
+import { parseQueueUrl, queueUrl, type Queue, type SqsStore } from '../sqs/store';
 import { parameterProperties } from '../ssm/resource';
-import type { ParameterType, SsmStore } from '../ssm/store';
+import type { ParameterType, PutParameterInput, SsmStore } from '../ssm/store';
 import { generatePassword, type Secret, type SecretsStore } from '../secretsmanager/store';
 import { completeModel, generatedName, identifierOf, type Scope } from './generate';
 import { pointerPath, type ResourceSchema } from './schemas';
@@ -240,6 +240,11 @@ export class BucketAdapter implements ResourceAdapter {
   }
 }
 
+/** A policy document as S3 keeps it: a template's string as it is, an object as JSON. */
+function policyText(document: unknown): string {
+  return typeof document === 'string' ? document : JSON.stringify(document);
+}
+
 export class BucketPolicyAdapter implements ResourceAdapter {
   constructor(private readonly s3: S3Store) {}
 
@@ -263,8 +268,7 @@ export class BucketPolicyAdapter implements ResourceAdapter {
       );
     }
     if (bucket.policy) throw alreadyExists(schema.typeName, name);
-    const doc = desired.PolicyDocument;
-    bucket.policy = typeof doc === 'string' ? doc : JSON.stringify(doc);
+    bucket.policy = policyText(desired.PolicyDocument);
     return this.model(name, bucket.policy);
   }
 
@@ -283,8 +287,7 @@ export class BucketPolicyAdapter implements ResourceAdapter {
   ): StoredResource {
     const bucket = this.bucket(scope, schema, identifier);
     if (!bucket.policy) throw notFound(schema.typeName, identifier);
-    const doc = desired.PolicyDocument;
-    bucket.policy = typeof doc === 'string' ? doc : JSON.stringify(doc);
+    bucket.policy = policyText(desired.PolicyDocument);
     return this.model(identifier, bucket.policy);
   }
 
@@ -302,6 +305,11 @@ export class BucketPolicyAdapter implements ResourceAdapter {
 }
 
 // --------------------------------------------------------------------- SQS
+
+/** A queue as Cloud Control names it: by its URL. */
+function queueResource(scope: Scope, queue: Queue): StoredResource {
+  return { identifier: queueUrl(scope.baseUrl, queue), model: queueProperties(queue, scope.baseUrl) };
+}
 
 export class QueueAdapter implements ResourceAdapter {
   constructor(private readonly sqs: SqsStore) {}
@@ -326,7 +334,7 @@ export class QueueAdapter implements ResourceAdapter {
     } catch (err) {
       throw serviceFailure(err, 'Sqs');
     }
-    return { identifier: queueUrl(scope.baseUrl, queue), model: queueProperties(queue, scope.baseUrl) };
+    return queueResource(scope, queue);
   }
 
   private queue(scope: Scope, identifier: string) {
@@ -337,9 +345,7 @@ export class QueueAdapter implements ResourceAdapter {
 
   read(scope: Scope, _schema: ResourceSchema, identifier: string): StoredResource | undefined {
     const queue = this.queue(scope, identifier);
-    return queue
-      ? { identifier: queueUrl(scope.baseUrl, queue), model: queueProperties(queue, scope.baseUrl) }
-      : undefined;
+    return queue ? queueResource(scope, queue) : undefined;
   }
 
   update(
@@ -368,7 +374,7 @@ export class QueueAdapter implements ResourceAdapter {
       throw serviceFailure(err, 'Sqs');
     }
     queue.tags = tagsFromProperties(desired);
-    return { identifier: queueUrl(scope.baseUrl, queue), model: queueProperties(queue, scope.baseUrl) };
+    return queueResource(scope, queue);
   }
 
   delete(scope: Scope, schema: ResourceSchema, identifier: string): void {
@@ -380,7 +386,7 @@ export class QueueAdapter implements ResourceAdapter {
   list(scope: Scope): StoredResource[] {
     return [...this.sqs.queues.values()]
       .filter((q) => q.account === scope.account && q.region === scope.region)
-      .map((q) => ({ identifier: queueUrl(scope.baseUrl, q), model: queueProperties(q, scope.baseUrl) }));
+      .map((q) => queueResource(scope, q));
   }
 }
 
@@ -388,6 +394,20 @@ export class QueueAdapter implements ResourceAdapter {
 
 export class ParameterAdapter implements ResourceAdapter {
   constructor(private readonly ssm: SsmStore) {}
+
+  /** The PutParameter input for a template's properties, put by the account's root as the handler does. */
+  private putInput(scope: Scope, name: string, desired: Record<string, unknown>): PutParameterInput {
+    return {
+      name,
+      value: String(desired.Value ?? ''),
+      type: desired.Type as ParameterType,
+      description: desired.Description as string | undefined,
+      allowedPattern: desired.AllowedPattern as string | undefined,
+      tier: desired.Tier as string | undefined,
+      dataType: desired.DataType as string | undefined,
+      user: `arn:aws:iam::${scope.account}:root`,
+    };
+  }
 
   create(scope: Scope, schema: ResourceSchema, desired: Record<string, unknown>): StoredResource {
     const name = typeof desired.Name === 'string' ? desired.Name : `CFN-Parameter-${upperAlnum(12)}`;
@@ -400,15 +420,8 @@ export class ParameterAdapter implements ResourceAdapter {
     }
     try {
       const parameter = this.ssm.put(scope.account, scope.region, {
-        name,
-        value: String(desired.Value ?? ''),
-        type: desired.Type as ParameterType,
-        description: desired.Description as string | undefined,
-        allowedPattern: desired.AllowedPattern as string | undefined,
-        tier: desired.Tier as string | undefined,
-        dataType: desired.DataType as string | undefined,
+        ...this.putInput(scope, name, desired),
         tags: (desired.Tags as Record<string, string> | undefined) ?? {},
-        user: `arn:aws:iam::${scope.account}:root`,
       });
       return { identifier: parameter.name, model: parameterProperties(parameter) };
     } catch (err) {
@@ -431,15 +444,8 @@ export class ParameterAdapter implements ResourceAdapter {
     if (!parameter) throw notFound(schema.typeName, identifier);
     try {
       this.ssm.put(scope.account, scope.region, {
-        name: identifier,
-        value: String(desired.Value ?? ''),
-        type: desired.Type as ParameterType,
-        description: desired.Description as string | undefined,
-        allowedPattern: desired.AllowedPattern as string | undefined,
-        tier: desired.Tier as string | undefined,
-        dataType: desired.DataType as string | undefined,
+        ...this.putInput(scope, identifier, desired),
         overwrite: true,
-        user: `arn:aws:iam::${scope.account}:root`,
       });
     } catch (err) {
       throw serviceFailure(err, 'Ssm');

@@ -4,25 +4,20 @@
  * IN_PROGRESS while the type's latency runs, then SUCCESS or FAILED.
  */
 import { AwsError } from '../../core/errors';
-import type { EmulatorRequest, EmulatorResponse } from '../../core/http';
 import { uuid } from '../../core/ids';
-import {
-  jsonError,
-  jsonFault,
-  jsonInput,
-  jsonOk,
-  jsonTarget,
-  missingAuthTokenException,
-  type JsonProtocolOptions,
-} from '../../core/json-protocol';
-import type { CallContext, RoutedCall, ServiceHandler } from '../../core/service';
+import { JsonService, type JsonOperation, type JsonProtocolOptions } from '../../core/json-protocol';
+import type { CallContext } from '../../core/service';
 import { HandlerError, type ResourceAdapter, type StoredResource } from './adapters';
 import type { Scope } from './generate';
 import { applyPatch, PatchError, type PatchOperation } from './patch';
 import { getAt, pointerPath, type ResourceSchema, type SchemaRegistry } from './schemas';
 import { validateModel, validationMessage } from './validate';
 
-const PROTOCOL: JsonProtocolOptions = { version: '1.0', errorNamespace: 'com.amazonaws.cloudcontrolapi' };
+const PROTOCOL: JsonProtocolOptions = {
+  version: '1.0',
+  errorNamespace: 'com.amazonaws.cloudcontrolapi',
+  faults: { 500: { code: 'ServiceInternalErrorException', status: 500 } },
+};
 
 export type OperationName = 'CREATE' | 'UPDATE' | 'DELETE';
 export type OperationStatus =
@@ -91,44 +86,27 @@ export class CloudControlStore {
   }
 }
 
-export class CloudControlService implements ServiceHandler {
+export class CloudControlService extends JsonService {
   readonly name = 'cloudcontrol';
+  protected readonly protocol = PROTOCOL;
+  protected readonly operations: Record<string, JsonOperation> = {
+    CreateResource: (ctx, input) => this.createResource(ctx, input),
+    UpdateResource: (ctx, input) => this.updateResource(ctx, input),
+    DeleteResource: (ctx, input) => this.deleteResource(ctx, input),
+    GetResource: (ctx, input) => this.getResource(ctx, input),
+    ListResources: (ctx, input) => this.listResources(ctx, input),
+    GetResourceRequestStatus: (ctx, input) => this.getResourceRequestStatus(ctx, input),
+    ListResourceRequests: (ctx, input) => this.listResourceRequests(ctx, input),
+    CancelResourceRequest: (ctx, input) => this.cancelResourceRequest(ctx, input),
+  };
 
   constructor(
     private readonly schemas: SchemaRegistry,
     private readonly store: CloudControlStore,
     private readonly adapterFor: (typeName: string) => ResourceAdapter,
     private readonly onChange: () => void,
-  ) {}
-
-  route(req: EmulatorRequest): RoutedCall {
-    const operation = jsonTarget(req) ?? '';
-    const handlers: Record<string, (ctx: CallContext, input: Input) => unknown> = {
-      CreateResource: (ctx, input) => this.createResource(ctx, input),
-      UpdateResource: (ctx, input) => this.updateResource(ctx, input),
-      DeleteResource: (ctx, input) => this.deleteResource(ctx, input),
-      GetResource: (ctx, input) => this.getResource(ctx, input),
-      ListResources: (ctx, input) => this.listResources(ctx, input),
-      GetResourceRequestStatus: (ctx, input) => this.getResourceRequestStatus(ctx, input),
-      ListResourceRequests: (ctx, input) => this.listResourceRequests(ctx, input),
-      CancelResourceRequest: (ctx, input) => this.cancelResourceRequest(ctx, input),
-    };
-    const handler = handlers[operation];
-    if (!handler) throw new AwsError('UnknownOperationException', `Unknown operation ${operation}`, 400);
-    return { operation, run: (ctx) => jsonOk(PROTOCOL, handler(ctx, jsonInput(req)), ctx.requestId) };
-  }
-
-  errorResponse(err: AwsError, _req: EmulatorRequest, requestId: string): EmulatorResponse {
-    return jsonError(PROTOCOL, err, requestId);
-  }
-
-  unsignedError(): AwsError {
-    return missingAuthTokenException();
-  }
-
-  faultFor(status: number): { code: string; status: number } {
-    if (status === 500) return { code: 'ServiceInternalErrorException', status: 500 };
-    return jsonFault(status);
+  ) {
+    super();
   }
 
   // ------------------------------------------------------------ helpers

@@ -1,20 +1,19 @@
 /** AWS Secrets Manager (JSON 1.1): the secret operations dynamic references and assets use. */
 import { AwsError } from '../../core/errors';
-import type { EmulatorRequest, EmulatorResponse } from '../../core/http';
 import {
-  jsonError,
-  jsonFault,
-  jsonInput,
-  jsonOk,
-  jsonTarget,
-  missingAuthTokenException,
+  JsonService,
   requireString,
+  type JsonOperation,
   type JsonProtocolOptions,
 } from '../../core/json-protocol';
-import type { CallContext, RoutedCall, ServiceHandler } from '../../core/service';
+import type { CallContext } from '../../core/service';
 import { generatePassword, secretErrors, type Secret, type SecretsStore } from './store';
 
-const PROTOCOL: JsonProtocolOptions = { version: '1.1', errorNamespace: 'com.amazonaws.secretsmanager' };
+const PROTOCOL: JsonProtocolOptions = {
+  version: '1.1',
+  errorNamespace: 'com.amazonaws.secretsmanager',
+  faults: { 500: { code: 'InternalServiceError', status: 500 } },
+};
 
 type Input = Record<string, unknown>;
 
@@ -22,9 +21,10 @@ function epoch(date: Date): number {
   return date.getTime() / 1000;
 }
 
-export class SecretsManagerService implements ServiceHandler {
+export class SecretsManagerService extends JsonService {
   readonly name = 'secretsmanager';
-  private readonly operations: Record<string, (ctx: CallContext, input: Input) => unknown> = {
+  protected readonly protocol = PROTOCOL;
+  protected readonly operations: Record<string, JsonOperation> = {
     CreateSecret: (ctx, input) => this.createSecret(ctx, input),
     GetSecretValue: (ctx, input) => this.getSecretValue(ctx, input),
     PutSecretValue: (ctx, input) => this.putSecretValue(ctx, input),
@@ -34,26 +34,8 @@ export class SecretsManagerService implements ServiceHandler {
     GetRandomPassword: (_ctx, input) => ({ RandomPassword: generatePassword(input) }),
   };
 
-  constructor(private readonly store: SecretsStore) {}
-
-  route(req: EmulatorRequest): RoutedCall {
-    const operation = jsonTarget(req) ?? '';
-    const handler = this.operations[operation];
-    if (!handler) throw new AwsError('UnknownOperationException', `Unknown operation ${operation}`, 400);
-    return { operation, run: (ctx) => jsonOk(PROTOCOL, handler(ctx, jsonInput(req)), ctx.requestId) };
-  }
-
-  errorResponse(err: AwsError, _req: EmulatorRequest, requestId: string): EmulatorResponse {
-    return jsonError(PROTOCOL, err, requestId);
-  }
-
-  unsignedError(): AwsError {
-    return missingAuthTokenException();
-  }
-
-  faultFor(status: number): { code: string; status: number } {
-    if (status === 500) return { code: 'InternalServiceError', status };
-    return jsonFault(status);
+  constructor(private readonly store: SecretsStore) {
+    super();
   }
 
   private secret(ctx: CallContext, input: Input): Secret {

@@ -1,17 +1,12 @@
 /** Amazon SQS, JSON protocol (awsQueryCompatible): the queue management operations. */
 import { AwsError } from '../../core/errors';
-import type { EmulatorRequest, EmulatorResponse } from '../../core/http';
 import {
-  jsonError,
-  jsonFault,
-  jsonInput,
-  jsonOk,
-  jsonTarget,
-  missingAuthTokenException,
+  JsonService,
   requireString,
+  type JsonOperation,
   type JsonProtocolOptions,
 } from '../../core/json-protocol';
-import type { CallContext, RoutedCall, ServiceHandler } from '../../core/service';
+import type { CallContext } from '../../core/service';
 import {
   parseQueueUrl,
   queueArn,
@@ -32,14 +27,15 @@ const PROTOCOL: JsonProtocolOptions = {
     UnsupportedOperation: 'AWS.SimpleQueueService.UnsupportedOperation',
     TooManyEntriesInBatchRequest: 'AWS.SimpleQueueService.TooManyEntriesInBatchRequest',
   },
+  faults: { 429: { code: 'RequestThrottled', status: 403 } },
 };
 
 type Input = Record<string, unknown>;
-type Operation = (ctx: CallContext, input: Input) => unknown;
 
-export class SqsService implements ServiceHandler {
+export class SqsService extends JsonService {
   readonly name = 'sqs';
-  private readonly operations: Record<string, Operation> = {
+  protected readonly protocol = PROTOCOL;
+  protected readonly operations: Record<string, JsonOperation> = {
     CreateQueue: (ctx, input) => this.createQueue(ctx, input),
     GetQueueUrl: (ctx, input) => this.getQueueUrl(ctx, input),
     GetQueueAttributes: (ctx, input) => this.getQueueAttributes(ctx, input),
@@ -51,27 +47,12 @@ export class SqsService implements ServiceHandler {
     ListQueueTags: (ctx, input) => this.listQueueTags(ctx, input),
   };
 
-  constructor(private readonly store: SqsStore) {}
-
-  route(req: EmulatorRequest): RoutedCall {
-    const operation = jsonTarget(req) ?? '';
-    const handler = this.operations[operation];
-    if (!handler)
-      throw new AwsError('InvalidAction', `The action ${operation} is not valid for this endpoint.`, 400);
-    return { operation, run: (ctx) => jsonOk(PROTOCOL, handler(ctx, jsonInput(req)), ctx.requestId) };
+  constructor(private readonly store: SqsStore) {
+    super();
   }
 
-  errorResponse(err: AwsError, _req: EmulatorRequest, requestId: string): EmulatorResponse {
-    return jsonError(PROTOCOL, err, requestId);
-  }
-
-  unsignedError(): AwsError {
-    return missingAuthTokenException();
-  }
-
-  faultFor(status: number): { code: string; status: number } {
-    if (status === 429) return { code: 'RequestThrottled', status: 403 };
-    return jsonFault(status);
+  protected override unknownOperation(operation: string): AwsError {
+    return new AwsError('InvalidAction', `The action ${operation} is not valid for this endpoint.`, 400);
   }
 
   private queueFromUrl(ctx: CallContext, input: Input): Queue {

@@ -1,17 +1,12 @@
 /** AWS Systems Manager Parameter Store, JSON 1.1 protocol. */
 import { AwsError } from '../../core/errors';
-import type { EmulatorRequest, EmulatorResponse } from '../../core/http';
 import {
-  jsonError,
-  jsonFault,
-  jsonInput,
-  jsonOk,
-  jsonTarget,
-  missingAuthTokenException,
+  JsonService,
   requireString,
+  type JsonOperation,
   type JsonProtocolOptions,
 } from '../../core/json-protocol';
-import type { CallContext, RoutedCall, ServiceHandler } from '../../core/service';
+import type { CallContext } from '../../core/service';
 import {
   currentVersion,
   parameterArn,
@@ -22,13 +17,18 @@ import {
   type SsmStore,
 } from './store';
 
-const PROTOCOL: JsonProtocolOptions = { version: '1.1', errorNamespace: 'com.amazonaws.ssm' };
+const PROTOCOL: JsonProtocolOptions = {
+  version: '1.1',
+  errorNamespace: 'com.amazonaws.ssm',
+  faults: { 500: { code: 'InternalServerError', status: 500 } },
+};
 
 type Input = Record<string, unknown>;
 
-export class SsmService implements ServiceHandler {
+export class SsmService extends JsonService {
   readonly name = 'ssm';
-  private readonly operations: Record<string, (ctx: CallContext, input: Input) => unknown> = {
+  protected readonly protocol = PROTOCOL;
+  protected readonly operations: Record<string, JsonOperation> = {
     PutParameter: (ctx, input) => this.putParameter(ctx, input),
     GetParameter: (ctx, input) => this.getParameter(ctx, input),
     GetParameters: (ctx, input) => this.getParameters(ctx, input),
@@ -42,26 +42,8 @@ export class SsmService implements ServiceHandler {
     ListTagsForResource: (ctx, input) => this.listTags(ctx, input),
   };
 
-  constructor(private readonly store: SsmStore) {}
-
-  route(req: EmulatorRequest): RoutedCall {
-    const operation = jsonTarget(req) ?? '';
-    const handler = this.operations[operation];
-    if (!handler) throw new AwsError('UnknownOperationException', `Unknown operation ${operation}`, 400);
-    return { operation, run: (ctx) => jsonOk(PROTOCOL, handler(ctx, jsonInput(req)), ctx.requestId) };
-  }
-
-  errorResponse(err: AwsError, _req: EmulatorRequest, requestId: string): EmulatorResponse {
-    return jsonError(PROTOCOL, err, requestId);
-  }
-
-  unsignedError(): AwsError {
-    return missingAuthTokenException();
-  }
-
-  faultFor(status: number): { code: string; status: number } {
-    if (status === 500) return { code: 'InternalServerError', status };
-    return jsonFault(status);
+  constructor(private readonly store: SsmStore) {
+    super();
   }
 
   private putParameter(ctx: CallContext, input: Input): unknown {
