@@ -23,9 +23,7 @@
  * 10x the final state size. See docs/benchmarks.md.
  */
 'use strict';
-const fs = require('node:fs');
 const os = require('node:os');
-const path = require('node:path');
 const lib = require('./lib');
 
 const USAGE =
@@ -35,15 +33,9 @@ const USAGE =
  * One size and shape, on its own emulator.
  * @param {{ size: number, shape: string, chains: number, concurrency: number, profileDir?: string }} c
  */
-async function runConfiguration(c) {
+function runConfiguration(c) {
   const stackName = `Scale-${c.shape}-${c.size}`;
-  const emulator = await lib.startEmulator();
-  const home = lib.tempDir('cdkd-bench-home-');
-  const assembly = lib.tempDir('cdkd-bench-assembly-');
-  const env = lib.cliEnv(emulator.url, home);
-  const s3 = lib.s3Client(emulator.url);
-  try {
-    lib.expectSuccess(await lib.runCdkd(['bootstrap'], { env }), 'cdkd bootstrap');
+  return lib.withBootstrappedEmulator(async ({ emulator, env, s3, assembly }) => {
     const { template, synthMs } = await lib.synthesize({
       size: c.size,
       shape: c.shape,
@@ -55,9 +47,7 @@ async function runConfiguration(c) {
     });
     const graph = lib.templateGraph(template);
     const progress = ['--json', '--progress', 'events', '--concurrency', String(c.concurrency)];
-    const nodeOptions = c.profileDir
-      ? ['--cpu-prof', '--cpu-prof-dir', c.profileDir, '--cpu-prof-name', `${stackName}.cpuprofile`]
-      : [];
+    const nodeOptions = lib.cpuProfileOptions(c.profileDir, stackName);
 
     // 1. create
     await emulator.control('DELETE', 'requests');
@@ -103,8 +93,7 @@ async function runConfiguration(c) {
         processWallMs: Math.round(deploy.wallMs),
         maxRssMiB: Math.round(deploy.maxRssKb / 1024),
         cdkdCpuMs: deploy.cpuMs,
-        emulatorCpuMs:
-          statsAfter.cpuUserMs + statsAfter.cpuSystemMs - statsBefore.cpuUserMs - statsBefore.cpuSystemMs,
+        emulatorCpuMs: lib.emulatorCpuMs(statsBefore, statsAfter),
         summary: stack.summary,
         stateWrites: stack.stateWrites,
         s3: {
@@ -135,12 +124,7 @@ async function runConfiguration(c) {
         maxRssMiB: Math.round(destroy.maxRssKb / 1024),
       },
     };
-  } finally {
-    s3.destroy();
-    await emulator.stop();
-    fs.rmSync(home, { recursive: true, force: true });
-    fs.rmSync(assembly, { recursive: true, force: true });
-  }
+  });
 }
 
 /** @param {any[]} results */
@@ -221,26 +205,11 @@ async function main() {
   const [chains] = lib.positiveIntegers(o.chains, 'chains');
   lib.useCdkd(o.cdkd || undefined);
   lib.ensureBuilt();
-  const profileDir = o.profile ? path.resolve(o.profile) : undefined;
-  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  const profileDir = lib.outputDir(o.profile);
   const [concurrency] = lib.positiveIntegers(o.concurrency, 'concurrency');
-  const results = [];
-  console.error(JSON.stringify({ machine: lib.machine(), options: o }));
-  for (const size of sizes) {
-    for (const shape of shapeList) {
-      const result = await runConfiguration({
-        size,
-        shape,
-        chains,
-        concurrency,
-        profileDir,
-      });
-      console.error(JSON.stringify(result));
-      results.push(result);
-    }
-  }
-  if (o.out)
-    fs.writeFileSync(o.out, `${JSON.stringify({ machine: lib.machine(), options: o, results }, null, 2)}\n`);
+  const results = await lib.runEach(o, sizes, shapeList, (size, shape) =>
+    runConfiguration({ size, shape, chains, concurrency, profileDir }),
+  );
   console.log(report(results));
   console.log();
   console.log(targets(results));

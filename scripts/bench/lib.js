@@ -131,6 +131,17 @@ function list(text) {
     .filter(Boolean);
 }
 
+/**
+ * The folder a `--profile`/`--events` option names, resolved and created;
+ * undefined when the option is empty.
+ * @param {string} option
+ */
+function outputDir(option) {
+  const dir = option ? path.resolve(option) : undefined;
+  if (dir) fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 // ------------------------------------------------------------------ emulator
 
 /**
@@ -183,6 +194,48 @@ function startEmulator() {
       reject(new Error(`aws-emulator exited with ${code} before listening\n${stderr}`)),
     );
   });
+}
+
+/**
+ * The emulator's CPU time (user + system) between two `GET stats` readings.
+ * @param {{ cpuUserMs: number, cpuSystemMs: number }} before
+ * @param {{ cpuUserMs: number, cpuSystemMs: number }} after
+ */
+function emulatorCpuMs(before, after) {
+  return after.cpuUserMs + after.cpuSystemMs - before.cpuUserMs - before.cpuSystemMs;
+}
+
+/**
+ * @typedef {object} Workspace
+ * @property {Emulator} emulator
+ * @property {NodeJS.ProcessEnv} env  the environment of cdkd children ({@link cliEnv})
+ * @property {import('@aws-sdk/client-s3').S3Client} s3  a client on the emulator's S3
+ * @property {string} assembly  an empty folder for the cloud assembly
+ */
+
+/**
+ * Runs `fn` against a fresh emulator process on which cdkd is bootstrapped,
+ * with a cdkd home and an assembly folder of its own; stops the emulator and
+ * removes the folders afterwards, whatever `fn` did.
+ * @template T
+ * @param {(workspace: Workspace) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+async function withBootstrappedEmulator(fn) {
+  const emulator = await startEmulator();
+  const home = tempDir('cdkd-bench-home-');
+  const assembly = tempDir('cdkd-bench-assembly-');
+  const env = cliEnv(emulator.url, home);
+  const s3 = s3Client(emulator.url);
+  try {
+    expectSuccess(await runCdkd(['bootstrap'], { env }), 'cdkd bootstrap');
+    return await fn({ emulator, env, s3, assembly });
+  } finally {
+    s3.destroy();
+    await emulator.stop();
+    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(assembly, { recursive: true, force: true });
+  }
 }
 
 // ----------------------------------------------------------------------- cli
@@ -279,6 +332,18 @@ function runCdkd(args, options) {
       resolve({ code, stdout, stderr, lines, wallMs, maxRssKb: rss, cpuMs: Math.round((user + sys) * 1000) });
     });
   });
+}
+
+/**
+ * Node options that write a V8 CPU profile of the cdkd process into
+ * `profileDir` as `<name>.cpuprofile`; none without a folder.
+ * @param {string | undefined} profileDir
+ * @param {string} name
+ */
+function cpuProfileOptions(profileDir, name) {
+  return profileDir
+    ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`]
+    : [];
 }
 
 /**
@@ -524,6 +589,32 @@ function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * Runs one configuration per size and shape, in turn. Logs the machine and
+ * options, then each result, as JSON lines on stderr, and writes them all to
+ * `options.out` when that is set.
+ * @template T
+ * @param {Record<string, string>} options  the parsed options
+ * @param {number[]} sizes
+ * @param {string[]} shapeList
+ * @param {(size: number, shape: string) => Promise<T>} run
+ * @returns {Promise<T[]>}
+ */
+async function runEach(options, sizes, shapeList, run) {
+  const results = [];
+  console.error(JSON.stringify({ machine: machine(), options }));
+  for (const size of sizes) {
+    for (const shape of shapeList) {
+      const result = await run(size, shape);
+      console.error(JSON.stringify(result));
+      results.push(result);
+    }
+  }
+  if (options.out)
+    fs.writeFileSync(options.out, `${JSON.stringify({ machine: machine(), options, results }, null, 2)}\n`);
+  return results;
+}
+
 /** Machine facts for the report. */
 function machine() {
   return {
@@ -547,9 +638,13 @@ module.exports = {
   list,
   positiveIntegers,
   shapes,
+  outputDir,
   startEmulator,
+  emulatorCpuMs,
+  withBootstrappedEmulator,
   cliEnv,
   runCdkd,
+  cpuProfileOptions,
   expectSuccess,
   jsonStack,
   synthesize,
@@ -564,5 +659,6 @@ module.exports = {
   formatBytes,
   markdownTable,
   tempDir,
+  runEach,
   machine,
 };

@@ -88,15 +88,9 @@ function perResourceOverhead(run, graph, callMs) {
 /**
  * @param {{ size: number, shape: string, chains: number, concurrency: string, callMs: number, profileDir?: string, eventsDir?: string }} c
  */
-async function runConfiguration(c) {
+function runConfiguration(c) {
   const stackName = `Orch-${c.shape}-${c.size}`;
-  const emulator = await lib.startEmulator();
-  const home = lib.tempDir('cdkd-bench-home-');
-  const assembly = lib.tempDir('cdkd-bench-assembly-');
-  const env = lib.cliEnv(emulator.url, home);
-  const s3 = lib.s3Client(emulator.url);
-  try {
-    lib.expectSuccess(await lib.runCdkd(['bootstrap'], { env }), 'cdkd bootstrap');
+  return lib.withBootstrappedEmulator(async ({ emulator, env, s3, assembly }) => {
     const { template } = await lib.synthesize({
       size: c.size,
       shape: c.shape,
@@ -130,9 +124,7 @@ async function runConfiguration(c) {
     await emulator.control('DELETE', 'requests');
     const load = os.loadavg()[0];
     const statsBefore = await emulator.control('GET', 'stats');
-    const nodeOptions = c.profileDir
-      ? ['--cpu-prof', '--cpu-prof-dir', c.profileDir, '--cpu-prof-name', `${stackName}.cpuprofile`]
-      : [];
+    const nodeOptions = lib.cpuProfileOptions(c.profileDir, stackName);
     const deploy = await lib.runCdkd(
       ['deploy', '--app', assembly, '--json', '--progress', 'events', '--concurrency', String(concurrency)],
       { env, nodeOptions },
@@ -168,8 +160,7 @@ async function runConfiguration(c) {
       processWallMs: Math.round(deploy.wallMs),
       maxRssMiB: Math.round(deploy.maxRssKb / 1024),
       cdkdCpuMs: deploy.cpuMs,
-      emulatorCpuMs:
-        statsAfter.cpuUserMs + statsAfter.cpuSystemMs - statsBefore.cpuUserMs - statsBefore.cpuSystemMs,
+      emulatorCpuMs: lib.emulatorCpuMs(statsBefore, statsAfter),
       loadAverage: Number(load.toFixed(2)),
       calls: {
         total: requests.total,
@@ -187,12 +178,7 @@ async function runConfiguration(c) {
       perResource: perResourceOverhead(deploy, graph, c.callMs),
       timeline: timeline(deploy),
     };
-  } finally {
-    s3.destroy();
-    await emulator.stop();
-    fs.rmSync(home, { recursive: true, force: true });
-    fs.rmSync(assembly, { recursive: true, force: true });
-  }
+  });
 }
 
 /** @param {any[]} results */
@@ -261,29 +247,11 @@ async function main() {
   }
   lib.useCdkd(o.cdkd || undefined);
   lib.ensureBuilt();
-  const profileDir = o.profile ? path.resolve(o.profile) : undefined;
-  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
-  const eventsDir = o.events ? path.resolve(o.events) : undefined;
-  if (eventsDir) fs.mkdirSync(eventsDir, { recursive: true });
-  const results = [];
-  console.error(JSON.stringify({ machine: lib.machine(), options: o }));
-  for (const size of sizes) {
-    for (const shape of shapeList) {
-      const result = await runConfiguration({
-        size,
-        shape,
-        chains,
-        concurrency: o.concurrency,
-        callMs,
-        profileDir,
-        eventsDir,
-      });
-      console.error(JSON.stringify(result));
-      results.push(result);
-    }
-  }
-  if (o.out)
-    fs.writeFileSync(o.out, `${JSON.stringify({ machine: lib.machine(), options: o, results }, null, 2)}\n`);
+  const profileDir = lib.outputDir(o.profile);
+  const eventsDir = lib.outputDir(o.events);
+  const results = await lib.runEach(o, sizes, shapeList, (size, shape) =>
+    runConfiguration({ size, shape, chains, concurrency: o.concurrency, callMs, profileDir, eventsDir }),
+  );
   console.log(report(results));
   console.log();
   for (const r of results)
