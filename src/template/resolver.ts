@@ -532,8 +532,7 @@ export class TemplateResolver {
     if (!Array.isArray(list)) throw this.fail(ctx, expr, 'the second argument of Fn::Join must be a list');
     if (list.some(isUnknown)) return unknownFrom(list);
     const parts = list.map((item) => {
-      if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean')
-        return String(item);
+      if (isScalar(item)) return String(item);
       throw this.fail(ctx, expr, `Fn::Join can only join strings, got ${describeExpression(item)}`);
     });
     return parts.join(delimiter);
@@ -584,7 +583,7 @@ export class TemplateResolver {
         values.push(value);
         continue;
       }
-      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      if (isScalar(value)) {
         values.push(String(value));
         continue;
       }
@@ -601,12 +600,7 @@ export class TemplateResolver {
   private async select(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
     if (!Array.isArray(arg) || arg.length !== 2) throw this.fail(ctx, expr, 'Fn::Select takes [index, list]');
     const indexValue = await this.resolveNode(arg[0], ctx);
-    const index =
-      typeof indexValue === 'number'
-        ? indexValue
-        : typeof indexValue === 'string' && /^\d+$/.test(indexValue)
-          ? Number(indexValue)
-          : NaN;
+    const index = integerValue(indexValue);
     if (!Number.isInteger(index) || index < 0)
       throw this.fail(
         ctx,
@@ -693,11 +687,9 @@ export class TemplateResolver {
     for (const raw of arg) values.push(await this.resolveNode(raw, ctx));
     if (values.some(isUnknown)) return unknownFrom(values);
     const [ipBlock, count, bits] = values;
-    const asInt = (v: unknown): number =>
-      typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
     if (typeof ipBlock !== 'string') throw this.fail(ctx, expr, 'the ipBlock of Fn::Cidr must be a string');
     try {
-      return cidrSubnets(ipBlock, asInt(count), asInt(bits));
+      return cidrSubnets(ipBlock, integerValue(count), integerValue(bits));
     } catch (err) {
       if (err instanceof CidrError) throw this.fail(ctx, expr, `Fn::Cidr: ${err.message}`);
       throw err;
@@ -705,14 +697,7 @@ export class TemplateResolver {
   }
 
   private crossStackContext(ctx: Context, expr: unknown) {
-    return {
-      stackName: this.env.stackName,
-      region: this.env.region,
-      section: ctx.section,
-      logicalId: ctx.logicalId,
-      path: ctx.path,
-      expression: describeExpression(expr),
-    };
+    return { stackName: this.env.stackName, region: this.env.region, ...location(ctx, expr) };
   }
 
   private async importValue(arg: unknown, expr: unknown, ctx: Context): Promise<unknown> {
@@ -800,42 +785,48 @@ export class TemplateResolver {
   }
 
   private fail(ctx: Context, expression: unknown, message: string, remedy?: string): TemplateResolutionError {
-    return new TemplateResolutionError(
-      message,
-      {
-        section: ctx.section,
-        logicalId: ctx.logicalId,
-        path: ctx.path,
-        expression: describeExpression(expression),
-      },
-      remedy ? { remedy } : {},
-    );
+    return new TemplateResolutionError(message, location(ctx, expression), remedy ? { remedy } : {});
   }
 
   /** Errors from injected functions (SSM, cross-stack...) get the template location; ours pass through. */
   private wrap(ctx: Context, expression: unknown, err: unknown): unknown {
     if (err instanceof TemplateResolutionError) return err;
     const message = err instanceof Error ? err.message.replace(/\.$/, '') : String(err);
-    return new TemplateResolutionError(
-      message,
-      {
-        section: ctx.section,
-        logicalId: ctx.logicalId,
-        path: ctx.path,
-        expression: describeExpression(expression),
-      },
-      {
-        cause: err,
-        ...(CdkdError.isCdkdError(err)
-          ? { code: err.code, ...(err.remedy ? { remedy: err.remedy } : {}) }
-          : {}),
-      },
-    );
+    return new TemplateResolutionError(message, location(ctx, expression), {
+      cause: err,
+      ...(CdkdError.isCdkdError(err)
+        ? { code: err.code, ...(err.remedy ? { remedy: err.remedy } : {}) }
+        : {}),
+    });
   }
+}
+
+/** Where an expression is, for errors and cross-stack reads. */
+function location(ctx: Context, expression: unknown): TemplateLocation {
+  return {
+    section: ctx.section,
+    logicalId: ctx.logicalId,
+    path: ctx.path,
+    expression: describeExpression(expression),
+  };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !isUnknown(value);
+}
+
+/** A string, number or boolean: the values Fn::Join, Fn::Sub and Fn::Equals read as strings. */
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** A number as it is, a string of digits as its number, anything else NaN (Fn::Select, Fn::Cidr). */
+function integerValue(value: unknown): number {
+  return typeof value === 'number'
+    ? value
+    : typeof value === 'string' && /^\d+$/.test(value)
+      ? Number(value)
+      : NaN;
 }
 
 /** `{Condition: Name}` inside the Conditions section. */
@@ -846,8 +837,6 @@ function isConditionReference(value: Record<string, unknown>): boolean {
 
 /** `Fn::Equals`: scalars compare as strings (`"1"` equals `1`, as CloudFormation compares them); anything else structurally. */
 function equalsValue(a: unknown, b: unknown): boolean {
-  const scalar = (v: unknown): v is string | number | boolean =>
-    typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-  if (scalar(a) && scalar(b)) return String(a) === String(b);
+  if (isScalar(a) && isScalar(b)) return String(a) === String(b);
   return JSON.stringify(a) === JSON.stringify(b);
 }
