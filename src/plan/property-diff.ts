@@ -5,6 +5,7 @@
  * shape every time, and state records the resolved template values.
  */
 import { containsUnknown, isUnknown } from '../template/unknown';
+import { jsonEqual } from '../util/json-patch';
 
 /** A path as segments: property names and list indexes. */
 export type PathSegments = Array<string | number>;
@@ -22,19 +23,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** Deep equality of resolved values; an `Unknown` equals nothing, not even another one. */
 export function valuesEqual(a: unknown, b: unknown): boolean {
-  if (isUnknown(a) || isUnknown(b)) return false;
-  if (a === b) return true;
-  if (Array.isArray(a))
-    return Array.isArray(b) && a.length === b.length && a.every((v, i) => valuesEqual(v, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return (
-      ka.length === kb.length &&
-      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && valuesEqual(a[k], b[k]))
-    );
-  }
-  return false;
+  return jsonEqual(a, b, isUnknown);
 }
 
 /**

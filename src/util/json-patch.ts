@@ -18,18 +18,23 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Deep structural equality of JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
+/**
+ * Deep structural equality of JSON values (key order ignored, undefined members
+ * absent). A value `isOpaque` accepts equals nothing, not even itself (a value
+ * not known yet, say).
+ */
+export function jsonEqual(a: unknown, b: unknown, isOpaque?: (value: unknown) => boolean): boolean {
+  if (isOpaque && (isOpaque(a) || isOpaque(b))) return false;
   if (a === b) return true;
   if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+    return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i], isOpaque));
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
     const kb = Object.keys(b).filter((k) => b[k] !== undefined);
     return (
       ka.length === kb.length &&
-      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]))
+      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k], isOpaque))
     );
   }
   return false;
