@@ -207,7 +207,7 @@ export async function deployStack(
       (await resolveDynamicReferencesIn(props, readers)) as Record<string, unknown>;
 
     const snapshot = (): StackState => ({
-      ...(previousState ?? { outputs: {} }),
+      ...previousState,
       version: STATE_SCHEMA_VERSION,
       stackName,
       region,
@@ -255,12 +255,11 @@ export async function deployStack(
         : undefined;
       const change = classifyResourceChange(type, desired, record, schemaOf(lookup, type));
       const dependencies = graph.dependenciesOf(logicalId).sort();
+      // What every record written for this resource carries: the desired state, plus its place in the graph.
       const base = {
         resourceType: type,
-        properties: resolved.properties,
+        ...desired,
         dependencies,
-        ...(resolved.deletionPolicy ? { deletionPolicy: resolved.deletionPolicy } : {}),
-        ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
         ...(resolved.metadata ? { metadata: resolved.metadata } : {}),
       };
 
