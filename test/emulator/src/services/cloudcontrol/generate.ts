@@ -3,21 +3,15 @@
  * type's ARN template, ids, URLs) and physical names a template left out.
  */
 import { randomBytes } from 'node:crypto';
+import { partitionOf } from '../../core/accounts';
 import { upperAlnum, uuid } from '../../core/ids';
+import type { ResourceScope } from '../../core/resources';
 import { getAt, pointerPath, schemaAt, setAt, type ResourceSchema } from './schemas';
 
-export interface Scope {
-  account: string;
-  region: string;
-  /** `http://<Host>` the client used (for URLs the emulator itself serves). */
-  baseUrl: string;
-}
+/** Where a resource is made. */
+export type Scope = ResourceScope;
 
-export function partitionOf(region: string): string {
-  if (region.startsWith('cn-')) return 'aws-cn';
-  if (region.startsWith('us-gov-')) return 'aws-us-gov';
-  return 'aws';
-}
+export { partitionOf };
 
 /** `AWS::SNS::Topic` → `Topic`. */
 export function resourcePart(typeName: string): string {
