@@ -51,8 +51,10 @@ export class RestJsonCodec implements ProtocolCodec {
     if (payload) {
       const [name, member] = payload;
       const raw = rawPayload(member, req.body);
-      if (raw !== undefined) bound[name] = req.body.length || member.isBlobSchema() ? raw : undefined;
-      else if (req.body.length) bound[name] = readJson(member, parseJson(req.body), SETTINGS, name);
+      if (raw !== undefined) {
+        // An empty payload is an absent one.
+        if (req.body.length) bound[name] = raw;
+      } else if (req.body.length) bound[name] = readJson(member, parseJson(req.body), SETTINGS, name);
     } else if (bodyMembers && req.body.length) {
       const body = readJson(input, parseJson(req.body), SETTINGS) as Record<string, unknown>;
       for (const [k, v] of Object.entries(body)) if (!(k in bound)) bound[k] = v;

@@ -84,8 +84,9 @@ export class RestXmlCodec implements ProtocolCodec {
     if (payload) {
       const [name, member] = payload;
       const raw = rawPayload(member, req.body);
-      if (raw !== undefined) bound[name] = raw;
-      else if (req.body.length) bound[name] = readXml(member, rootContent(req.body), name);
+      if (raw !== undefined) {
+        if (req.body.length) bound[name] = raw;
+      } else if (req.body.length) bound[name] = readXml(member, rootContent(req.body), name);
     } else if (bodyMembers && req.body.length) {
       const body = readXml(input, rootContent(req.body)) as Record<string, unknown>;
       for (const [k, v] of Object.entries(body)) if (!(k in bound)) bound[k] = v;
