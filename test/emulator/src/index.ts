@@ -37,7 +37,7 @@ export { RestJsonCodec } from './core/protocols/rest-json';
 export { RestXmlCodec } from './core/protocols/rest-xml';
 export { rawResponse } from './core/protocols/codec';
 export { AwsError } from './core/errors';
-export { HandlerError } from './core/resources';
+export { alreadyExists, HandlerError, notFound, serviceFailure, writable } from './core/resources';
 export type { SeededStack, StackOutput, StackSeed } from './services/cloudformation';
 
 export interface EmulatorOptions {

@@ -43,7 +43,9 @@ const config = () => ({ ...clientConfig(ctx.emulator), maxAttempts: 1 });
 beforeEach(() => ctx.emulator.control.reset());
 
 /** The error a call rejects with. */
-async function failure(promise: Promise<unknown>): Promise<Error & { $metadata?: { httpStatusCode?: number } }> {
+async function failure(
+  promise: Promise<unknown>,
+): Promise<Error & { $metadata?: { httpStatusCode?: number } }> {
   try {
     await promise;
   } catch (err) {
@@ -68,7 +70,9 @@ describe('awsJson1_0 (SQS, awsQueryCompatible)', () => {
       await failure(sqs.send(new CreateQueueCommand({ QueueName: 'a', Attributes: { DelaySeconds: '9' } }))),
     ).toMatchObject({ name: 'QueueNameExists' });
     expect(
-      await failure(sqs.send(new CreateQueueCommand({ QueueName: 'b', Attributes: { DelaySeconds: '9999' } }))),
+      await failure(
+        sqs.send(new CreateQueueCommand({ QueueName: 'b', Attributes: { DelaySeconds: '9999' } })),
+      ),
     ).toMatchObject({ name: 'InvalidAttributeValue' });
     await ctx.emulator.control.addFault({ service: 'sqs', operation: 'ListQueues', error: 429 });
     expect(await failure(sqs.send(new ListQueuesCommand({})))).toMatchObject({
@@ -78,7 +82,12 @@ describe('awsJson1_0 (SQS, awsQueryCompatible)', () => {
     for (const n of ['b', 'c', 'd']) await sqs.send(new CreateQueueCommand({ QueueName: n }));
     const first = await sqs.send(new ListQueuesCommand({ MaxResults: 3 }));
     const second = await sqs.send(new ListQueuesCommand({ MaxResults: 3, NextToken: first.NextToken }));
-    expect([...first.QueueUrls!, ...second.QueueUrls!].map((u) => u.split('/').pop())).toEqual(['a', 'b', 'c', 'd']);
+    expect([...first.QueueUrls!, ...second.QueueUrls!].map((u) => u.split('/').pop())).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
     expect(second.NextToken).toBeUndefined();
   });
 });
@@ -103,14 +112,18 @@ describe('awsJson1_1 (SSM)', () => {
       await failure(ssm.send(new PutParameterCommand({ Name: '/app/a', Value: 'y', Type: 'String' }))),
     ).toMatchObject({ name: 'ParameterAlreadyExists' });
     expect(
-      await failure(ssm.send(new PutParameterCommand({ Name: '/app/b', Value: 'y', Type: 'Strong' as 'String' }))),
+      await failure(
+        ssm.send(new PutParameterCommand({ Name: '/app/b', Value: 'y', Type: 'Strong' as 'String' })),
+      ),
     ).toMatchObject({ name: 'ValidationException' });
     await ctx.emulator.control.addFault({ service: 'ssm', error: 'ThrottlingException' });
     expect(await failure(ssm.send(new GetParameterCommand({ Name: '/app/a' })))).toMatchObject({
       name: 'ThrottlingException',
     });
     for (let i = 0; i < 12; i++)
-      await ssm.send(new PutParameterCommand({ Name: `/many/p${String(i).padStart(2, '0')}`, Value: 'v', Type: 'String' }));
+      await ssm.send(
+        new PutParameterCommand({ Name: `/many/p${String(i).padStart(2, '0')}`, Value: 'v', Type: 'String' }),
+      );
     const names: string[] = [];
     for await (const page of paginateGetParametersByPath({ client: ssm }, { Path: '/many', MaxResults: 5 }))
       names.push(...(page.Parameters ?? []).map((p) => p.Name!));
@@ -137,7 +150,11 @@ describe('awsQuery (STS, CloudFormation)', () => {
     expect(role.Credentials!.Expiration).toBeInstanceOf(Date);
     expect(role.AssumedRoleUser!.Arn).toBe('arn:aws:sts::210987654321:assumed-role/deployer/s1');
     expect(
-      await failure(sts.send(new AssumeRoleCommand({ RoleArn: 'arn:aws:iam::210987654321:role/deployer', RoleSessionName: 'x' }))),
+      await failure(
+        sts.send(
+          new AssumeRoleCommand({ RoleArn: 'arn:aws:iam::210987654321:role/deployer', RoleSessionName: 'x' }),
+        ),
+      ),
     ).toMatchObject({ name: 'ValidationError', $metadata: { httpStatusCode: 400 } });
 
     const outputs = Array.from({ length: 120 }, (_, i) => ({
@@ -145,7 +162,11 @@ describe('awsQuery (STS, CloudFormation)', () => {
       OutputValue: `v${i}`,
       ExportName: `E${String(i).padStart(3, '0')}`,
     }));
-    await ctx.emulator.control.seedStack({ stackName: 'Producer', outputs, tags: [{ Key: 'k', Value: 'v' }] });
+    await ctx.emulator.control.seedStack({
+      stackName: 'Producer',
+      outputs,
+      tags: [{ Key: 'k', Value: 'v' }],
+    });
     const { Stacks } = await cfn.send(new DescribeStacksCommand({ StackName: 'Producer' }));
     expect(Stacks![0]!.Outputs).toHaveLength(120);
     expect(Stacks![0]!.Tags).toEqual([{ Key: 'k', Value: 'v' }]);
@@ -155,7 +176,8 @@ describe('awsQuery (STS, CloudFormation)', () => {
       message: 'Stack with id Nope does not exist',
     });
     const names: string[] = [];
-    for await (const page of paginateListExports({ client: cfn }, {})) names.push(...page.Exports!.map((e) => e.Name!));
+    for await (const page of paginateListExports({ client: cfn }, {}))
+      names.push(...page.Exports!.map((e) => e.Name!));
     expect(names).toHaveLength(120);
     await ctx.emulator.control.addFault({ service: 'cloudformation', error: 429 });
     expect(await failure(cfn.send(new ListExportsCommand({})))).toMatchObject({ name: 'Throttling' });
@@ -169,12 +191,20 @@ describe('ec2Query (EC2)', () => {
 
   test('flattened lists and filters in, item lists out, errors', async () => {
     const { AvailabilityZones } = await ec2.send(
-      new DescribeAvailabilityZonesCommand({ Filters: [{ Name: 'zone-name', Values: ['eu-west-1a', 'eu-west-1c'] }] }),
+      new DescribeAvailabilityZonesCommand({
+        Filters: [{ Name: 'zone-name', Values: ['eu-west-1a', 'eu-west-1c'] }],
+      }),
     );
     expect(AvailabilityZones!.map((z) => z.ZoneName)).toEqual(['eu-west-1a', 'eu-west-1c']);
-    expect(AvailabilityZones![0]).toMatchObject({ State: 'available', RegionName: 'eu-west-1', ZoneId: 'euw1-az1' });
+    expect(AvailabilityZones![0]).toMatchObject({
+      State: 'available',
+      RegionName: 'eu-west-1',
+      ZoneId: 'euw1-az1',
+    });
     expect(
-      await failure(ec2.send(new DescribeAvailabilityZonesCommand({ Filters: [{ Name: 'colour', Values: ['x'] }] }))),
+      await failure(
+        ec2.send(new DescribeAvailabilityZonesCommand({ Filters: [{ Name: 'colour', Values: ['x'] }] })),
+      ),
     ).toMatchObject({ name: 'InvalidParameterValue', $metadata: { httpStatusCode: 400 } });
     await ctx.emulator.control.addFault({ service: 'ec2', error: 429 });
     expect(await failure(ec2.send(new DescribeAvailabilityZonesCommand({})))).toMatchObject({
@@ -210,7 +240,9 @@ describe('restJson1 (a test service on the Lambda model)', () => {
     expect(ok).toMatchObject({ StatusCode: 200, ExecutedVersion: '$LATEST' });
     expect(ok.FunctionError).toBeUndefined();
     expect(JSON.parse(Buffer.from(ok.Payload!).toString())).toEqual({ echo: { a: 1 } });
-    const failed = await lambda.send(new InvokeCommand({ FunctionName: 'f1', Payload: Buffer.from('{"fail":true}') }));
+    const failed = await lambda.send(
+      new InvokeCommand({ FunctionName: 'f1', Payload: Buffer.from('{"fail":true}') }),
+    );
     expect(failed.FunctionError).toBe('Unhandled');
     const queued = await lambda.send(new InvokeCommand({ FunctionName: 'f1', InvocationType: 'Event' }));
     expect(queued.StatusCode).toBe(202);
@@ -220,7 +252,9 @@ describe('restJson1 (a test service on the Lambda model)', () => {
       $metadata: { httpStatusCode: 404 },
     });
     const base = { Role: 'arn:aws:iam::123456789012:role/r', Code: { ZipFile: Buffer.from('z') } };
-    expect(await failure(lambda.send(new CreateFunctionCommand({ FunctionName: 'f1', ...base })))).toMatchObject({
+    expect(
+      await failure(lambda.send(new CreateFunctionCommand({ FunctionName: 'f1', ...base }))),
+    ).toMatchObject({
       name: 'ResourceConflictException',
       $metadata: { httpStatusCode: 409 },
     });
@@ -233,7 +267,8 @@ describe('restJson1 (a test service on the Lambda model)', () => {
       $metadata: { httpStatusCode: 429 },
     });
 
-    for (const n of ['f2', 'f3', 'f4', 'f5']) await lambda.send(new CreateFunctionCommand({ FunctionName: n, ...base }));
+    for (const n of ['f2', 'f3', 'f4', 'f5'])
+      await lambda.send(new CreateFunctionCommand({ FunctionName: n, ...base }));
     const names: string[] = [];
     for await (const page of paginateListFunctions({ client: lambda }, { MaxItems: 2 }))
       names.push(...page.Functions!.map((f) => f.FunctionName!));
@@ -258,7 +293,10 @@ describe('restXml (a test service on the Route 53 model)', () => {
     );
     expect(created.$metadata.httpStatusCode).toBe(201);
     expect(created.Location).toMatch(/\/hostedzone\/Z0+1$/);
-    expect(created.HostedZone).toMatchObject({ Name: 'example.com.', Config: { Comment: 'a & b', PrivateZone: false } });
+    expect(created.HostedZone).toMatchObject({
+      Name: 'example.com.',
+      Config: { Comment: 'a & b', PrivateZone: false },
+    });
     expect(created.ChangeInfo!.SubmittedAt).toEqual(new Date('2025-01-02T03:04:05Z'));
     expect(created.DelegationSet!.NameServers).toEqual(['ns-1.awsdns-01.org', 'ns-2.awsdns-02.com']);
     const got = await route53.send(new GetHostedZoneCommand({ Id: created.HostedZone!.Id }));
@@ -269,15 +307,22 @@ describe('restXml (a test service on the Route 53 model)', () => {
       $metadata: { httpStatusCode: 404 },
     });
     expect(
-      await failure(route53.send(new CreateHostedZoneCommand({ Name: 'example.com', CallerReference: 'ref-2' }))),
+      await failure(
+        route53.send(new CreateHostedZoneCommand({ Name: 'example.com', CallerReference: 'ref-2' })),
+      ),
     ).toMatchObject({ name: 'HostedZoneAlreadyExists', $metadata: { httpStatusCode: 409 } });
     expect(
-      await failure(route53.send(new CreateHostedZoneCommand({ Name: 'BAD NAME', CallerReference: 'ref-3' }))),
+      await failure(
+        route53.send(new CreateHostedZoneCommand({ Name: 'BAD NAME', CallerReference: 'ref-3' })),
+      ),
     ).toMatchObject({ name: 'InvalidInput', $metadata: { httpStatusCode: 400 } });
     await ctx.emulator.control.addFault({ service: 'route53', error: 'ThrottlingException' });
-    expect(await failure(route53.send(new ListHostedZonesCommand({})))).toMatchObject({ name: 'ThrottlingException' });
+    expect(await failure(route53.send(new ListHostedZonesCommand({})))).toMatchObject({
+      name: 'ThrottlingException',
+    });
 
-    for (const n of ['b.com', 'c.com']) await route53.send(new CreateHostedZoneCommand({ Name: n, CallerReference: n }));
+    for (const n of ['b.com', 'c.com'])
+      await route53.send(new CreateHostedZoneCommand({ Name: n, CallerReference: n }));
     const first = await route53.send(new ListHostedZonesCommand({ MaxItems: 2 }));
     expect(first).toMatchObject({ IsTruncated: true, MaxItems: 2 });
     const second = await route53.send(new ListHostedZonesCommand({ MaxItems: 2, Marker: first.NextMarker }));

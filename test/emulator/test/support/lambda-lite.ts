@@ -25,7 +25,10 @@ export const lambdaLite: ServiceModule = {
     const find = (name: string): LiteFunction => {
       const fn = functions.get(name);
       if (!fn)
-        throw new AwsError('ResourceNotFoundException', `Function not found: arn:aws:lambda:us-east-1:123456789012:function:${name}`);
+        throw new AwsError(
+          'ResourceNotFoundException',
+          `Function not found: arn:aws:lambda:us-east-1:123456789012:function:${name}`,
+        );
       return fn;
     };
     return {
@@ -34,11 +37,24 @@ export const lambdaLite: ServiceModule = {
         faults: { 429: { code: 'TooManyRequestsException', status: 429 } },
       }),
       operations: {
-        CreateFunction: (ctx, input: { FunctionName: string; Role: string; Runtime?: string; Handler?: string; Timeout?: number; Environment?: LiteFunction['Environment'] }) => {
+        CreateFunction: (
+          ctx,
+          input: {
+            FunctionName: string;
+            Role: string;
+            Runtime?: string;
+            Handler?: string;
+            Timeout?: number;
+            Environment?: LiteFunction['Environment'];
+          },
+        ) => {
           if (functions.has(input.FunctionName))
             throw new AwsError('ResourceConflictException', `Function already exist: ${input.FunctionName}`);
           if (input.Timeout !== undefined && (input.Timeout < 1 || input.Timeout > 900))
-            throw new AwsError('InvalidParameterValueException', 'Timeout must be between 1 and 900 seconds.');
+            throw new AwsError(
+              'InvalidParameterValueException',
+              'Timeout must be between 1 and 900 seconds.',
+            );
           const fn: LiteFunction = {
             FunctionName: input.FunctionName,
             FunctionArn: `arn:aws:lambda:${ctx.region}:${ctx.account}:function:${input.FunctionName}`,
@@ -68,7 +84,9 @@ export const lambdaLite: ServiceModule = {
         },
         Invoke: (_ctx, input: { FunctionName: string; InvocationType?: string; Payload?: Buffer }) => {
           find(input.FunctionName);
-          const event = input.Payload ? (JSON.parse(input.Payload.toString('utf8')) as { fail?: boolean }) : {};
+          const event = input.Payload
+            ? (JSON.parse(input.Payload.toString('utf8')) as { fail?: boolean })
+            : {};
           return {
             StatusCode: input.InvocationType === 'Event' ? 202 : 200,
             FunctionError: event.fail ? 'Unhandled' : undefined,

@@ -26,11 +26,18 @@ export const route53Lite: ServiceModule = {
         xmlns: 'https://route53.amazonaws.com/doc/2013-04-01/',
       }),
       operations: {
-        CreateHostedZone: (_ctx, input: { Name: string; CallerReference: string; HostedZoneConfig?: Zone['Config'] }) => {
-          if (!/^[a-z0-9.-]+\.?$/.test(input.Name)) throw new AwsError('InvalidInput', `Invalid domain name ${input.Name}`);
+        CreateHostedZone: (
+          _ctx,
+          input: { Name: string; CallerReference: string; HostedZoneConfig?: Zone['Config'] },
+        ) => {
+          if (!/^[a-z0-9.-]+\.?$/.test(input.Name))
+            throw new AwsError('InvalidInput', `Invalid domain name ${input.Name}`);
           const name = input.Name.endsWith('.') ? input.Name : `${input.Name}.`;
           if ([...zones.values()].some((z) => z.Name === name))
-            throw new AwsError('HostedZoneAlreadyExists', `A hosted zone has already been created with the specified caller reference.`);
+            throw new AwsError(
+              'HostedZoneAlreadyExists',
+              `A hosted zone has already been created with the specified caller reference.`,
+            );
           const id = `Z${String(next++).padStart(20, '0')}`;
           const zone: Zone = {
             Id: `/hostedzone/${id}`,
@@ -42,7 +49,11 @@ export const route53Lite: ServiceModule = {
           zones.set(id, zone);
           return {
             HostedZone: zone,
-            ChangeInfo: { Id: `/change/C${id}`, Status: 'PENDING', SubmittedAt: new Date('2025-01-02T03:04:05Z') },
+            ChangeInfo: {
+              Id: `/change/C${id}`,
+              Status: 'PENDING',
+              SubmittedAt: new Date('2025-01-02T03:04:05Z'),
+            },
             DelegationSet: { NameServers: ['ns-1.awsdns-01.org', 'ns-2.awsdns-02.com'] },
             Location: `https://route53.amazonaws.com/2013-04-01/hostedzone/${id}`,
           };
