@@ -152,7 +152,11 @@ export class EmulatorState {
       const ms = profile.cloudControlMs;
       cloudControl?.setTypeLatencies('*', { create: ms, update: ms, delete: ms });
     } else if (profile.name === 'realistic') {
-      for (const [name, { instance }] of this.services) {
+      // Cloud Control's own table first, so a service's figure for a type it owns wins.
+      const ordered = [...this.services].sort(
+        ([a], [b]) => Number(b === 'cloudcontrol') - Number(a === 'cloudcontrol'),
+      );
+      for (const [name, { instance }] of ordered) {
         const figures = instance.latency;
         if (!figures) continue;
         for (const [operation, ms] of Object.entries(figures.operations ?? {}))

@@ -5,6 +5,7 @@ import { AwsQueryCodec } from '../../core/protocols/aws-query';
 import type { ServiceModule } from '../../core/service';
 import { CloudFormationOperations } from './service';
 import { CloudFormationStore, type StackSeed } from './store';
+import { cloudFormationLatency } from './latency';
 
 export type { SeededStack, StackOutput, StackSeed } from './store';
 
@@ -20,6 +21,7 @@ export const cloudFormation: ServiceModule = {
         model: () => require('@aws-sdk/client-cloudformation') as Record<string, unknown>,
       }),
       operations: new CloudFormationOperations(store).operations,
+      latency: cloudFormationLatency,
       store,
       control(router) {
         router.add('GET', /^\/_emulator\/cloudformation\/stacks$/, () => jsonResponse(200, store.stacks));

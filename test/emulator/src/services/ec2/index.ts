@@ -2,6 +2,7 @@
 import { AwsQueryCodec } from '../../core/protocols/aws-query';
 import type { ServiceModule } from '../../core/service';
 import { ec2Operations } from './service';
+import { ec2Latency } from './latency';
 
 export const ec2: ServiceModule = {
   name: 'ec2',
@@ -15,6 +16,7 @@ export const ec2: ServiceModule = {
         ec2: true,
       }),
       operations: ec2Operations,
+      latency: ec2Latency,
     };
   },
 };

@@ -4,6 +4,7 @@ import type { ServiceModule } from '../../core/service';
 import { SecretProvider } from './resource';
 import { SecretsManagerOperations } from './service';
 import { SecretsStore } from './store';
+import { secretsManagerLatency } from './latency';
 
 export const secretsManager: ServiceModule = {
   name: 'secretsmanager',
@@ -19,6 +20,7 @@ export const secretsManager: ServiceModule = {
         faults: { 500: { code: 'InternalServiceError', status: 500 } },
       }),
       operations: new SecretsManagerOperations(store).operations,
+      latency: secretsManagerLatency,
       store,
       resources: [new SecretProvider(store)],
     };

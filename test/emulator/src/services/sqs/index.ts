@@ -6,6 +6,7 @@ import type { ServiceModule } from '../../core/service';
 import { QueueProvider } from './resource';
 import { LIST_AFTER_CREATE, SqsOperations } from './service';
 import { SqsStore } from './store';
+import { sqsLatency } from './latency';
 
 const DELETE_COOLDOWN_MS = 60_000;
 
@@ -32,6 +33,7 @@ export const sqs: ServiceModule = {
           new AwsError('InvalidAction', `The action ${operation} is not valid for this endpoint.`, 400),
       }),
       operations: new SqsOperations(store, platform.consistency).operations,
+      latency: sqsLatency,
       store,
       resources: [new QueueProvider(store)],
       settings: {

@@ -6,6 +6,7 @@ import type { ServiceModule } from '../../core/service';
 import { ParameterProvider } from './resource';
 import { SsmOperations } from './service';
 import { SsmStore, type ParameterType } from './store';
+import { ssmLatency } from './latency';
 
 export const ssm: ServiceModule = {
   name: 'ssm',
@@ -21,6 +22,7 @@ export const ssm: ServiceModule = {
         faults: { 500: { code: 'InternalServerError', status: 500 } },
       }),
       operations: new SsmOperations(store).operations,
+      latency: ssmLatency,
       store,
       resources: [new ParameterProvider(store)],
       control(router) {

@@ -3,6 +3,7 @@ import { AwsError } from '../../core/errors';
 import { AwsQueryCodec } from '../../core/protocols/aws-query';
 import type { ServiceModule } from '../../core/service';
 import { StsOperations } from './service';
+import { stsLatency } from './latency';
 
 export const sts: ServiceModule = {
   name: 'sts',
@@ -17,6 +18,7 @@ export const sts: ServiceModule = {
           new AwsError('InvalidAction', `Could not find operation ${action} for version 2011-06-15`, 400),
       }),
       operations: new StsOperations(platform.accounts).operations,
+      latency: stsLatency,
     };
   },
 };
