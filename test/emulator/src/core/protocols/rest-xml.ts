@@ -1,26 +1,18 @@
 /**
- * The restXml protocol (S3, Route 53, CloudFront): HTTP bindings as restJson1,
- * with XML bodies. A structure body or payload is one root element (the
- * shape's `xmlName`, else its name) holding the members; errors are
- * `<ErrorResponse><Error><Type/><Code/><Message/></Error><RequestId/>`
+ * The restXml protocol (S3, Route 53, CloudFront): HTTP bindings (see
+ * rest-codec.ts) with XML bodies. A structure body or payload is one root
+ * element (the shape's `xmlName`, else its name) holding the members; errors
+ * are `<ErrorResponse><Error><Type/><Code/><Message/></Error><RequestId/>`
  * (S3 answers a bare `<Error>`; its module writes that itself).
  */
 import type { NormalizedSchema } from '@smithy/core/schema';
-import { XMLParser } from 'fast-xml-parser';
 import { AwsError } from '../errors';
 import type { EmulatorRequest, EmulatorResponse } from '../http';
-import { escapeXml } from '../xml';
-import { isRawResponse, resolveError, type ProtocolCodec, type ReplyContext } from './codec';
-import {
-  HttpRouter,
-  payloadBytes,
-  rawPayload,
-  readBindings,
-  unknownRoute,
-  writeBindings,
-} from './http-bindings';
-import { ServiceModel, type ModelSource } from './model';
+import { escapeXml, parseXmlDocument } from '../xml';
 import { queryFault } from './aws-query';
+import { resolveError } from './codec';
+import type { ModelSource } from './model';
+import { RestCodec } from './rest-codec';
 import { readXml, writeXmlMembers } from './xml-shapes';
 
 export interface RestXmlOptions {
@@ -29,100 +21,45 @@ export interface RestXmlOptions {
   faults?: Record<number, { code: string; status: number }>;
 }
 
-const LABELS = Symbol('rest-labels');
-type Routed = EmulatorRequest & { [LABELS]?: Record<string, string> };
-
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  removeNSPrefix: true,
-});
-
-/** The content of an XML document's single root element. */
-function rootContent(body: Buffer): unknown {
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = parser.parse(body.toString('utf8'), true) as Record<string, unknown>;
-  } catch {
-    throw new AwsError(
-      'MalformedXML',
-      'The XML you provided was not well-formed or did not validate against our published schema',
-      400,
-    );
-  }
-  delete parsed['?xml'];
-  const [root] = Object.keys(parsed);
-  return root === undefined ? undefined : parsed[root];
-}
-
 function rootName(ns: NormalizedSchema): string {
   return (ns.getMergedTraits() as { xmlName?: string }).xmlName ?? ns.getName() ?? 'Root';
 }
 
-export class RestXmlCodec implements ProtocolCodec {
+export class RestXmlCodec extends RestCodec {
   readonly protocol = 'restXml';
-  readonly model: ServiceModel;
-  private readonly router: HttpRouter;
 
   constructor(private readonly options: RestXmlOptions) {
-    this.model = new ServiceModel(options.model);
-    this.router = new HttpRouter(this.model);
+    super(options.model);
   }
 
-  operation(req: EmulatorRequest): string {
-    const match = this.router.match(req);
-    if (!match) throw unknownRoute(req);
-    (req as Routed)[LABELS] = match.labels;
-    return match.operation;
+  protected readDocument(schema: NormalizedSchema, body: Buffer, path?: string): unknown {
+    const parsed = parseXmlDocument(body);
+    if (!parsed)
+      throw new AwsError(
+        'MalformedXML',
+        'The XML you provided was not well-formed or did not validate against our published schema',
+        400,
+      );
+    const [root] = Object.keys(parsed);
+    return readXml(schema, root === undefined ? undefined : parsed[root], path);
   }
 
-  decode(operation: string, req: EmulatorRequest): unknown {
-    const input = this.model.operation(operation)!.input;
-    const { bound, payload, bodyMembers } = readBindings(input, req, (req as Routed)[LABELS] ?? {});
-    if (payload) {
-      const [name, member] = payload;
-      const raw = rawPayload(member, req.body);
-      if (raw !== undefined) {
-        if (req.body.length) bound[name] = raw;
-      } else if (req.body.length) bound[name] = readXml(member, rootContent(req.body), name);
-    } else if (bodyMembers && req.body.length) {
-      const body = readXml(input, rootContent(req.body)) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(body)) if (!(k in bound)) bound[k] = v;
-    }
-    return bound;
-  }
-
-  encode(operation: string, output: unknown, reply: ReplyContext): EmulatorResponse {
-    if (isRawResponse(output)) return output;
-    const op = this.model.operation(operation)!;
-    const { status, headers, payload, body, hasBody } = writeBindings(
-      op.output,
-      (output ?? {}) as Record<string, unknown>,
-    );
-    headers['x-amzn-requestid'] = reply.requestId;
-    let content: Buffer | string | undefined;
-    const document = (ns: NormalizedSchema, value: Record<string, unknown>) => {
-      const out = [
-        '<?xml version="1.0" encoding="UTF-8"?>\n<',
-        rootName(ns),
-        ' xmlns="',
-        this.options.xmlns,
-        '">',
-      ];
-      writeXmlMembers(ns, value, out);
-      out.push('</', rootName(ns), '>');
-      headers['content-type'] = 'application/xml';
-      return out.join('');
-    };
-    if (payload) {
-      const [member, value] = payload;
-      content = payloadBytes(member, value);
-      if (content === undefined && value && typeof value === 'object' && member.isStructSchema())
-        content = document(member, value as Record<string, unknown>);
-    } else if (hasBody) content = document(op.output, body);
-    return { status: status ?? op.http?.code ?? 200, headers, body: content };
+  protected writeDocument(
+    schema: NormalizedSchema,
+    value: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): string {
+    const out = [
+      '<?xml version="1.0" encoding="UTF-8"?>\n<',
+      rootName(schema),
+      ' xmlns="',
+      this.options.xmlns,
+      '">',
+    ];
+    writeXmlMembers(schema, value, out);
+    out.push('</', rootName(schema), '>');
+    headers['content-type'] = 'application/xml';
+    return out.join('');
   }
 
   encodeError(err: AwsError, _req: EmulatorRequest, requestId: string): EmulatorResponse {
@@ -140,10 +77,6 @@ export class RestXmlCodec implements ProtocolCodec {
 
   unsignedError(): AwsError {
     return new AwsError('MissingAuthenticationToken', 'Request is missing Authentication Token', 403);
-  }
-
-  unknownOperation(operation: string): AwsError {
-    return new AwsError('UnknownOperationException', `The emulator does not implement ${operation}`, 501);
   }
 
   faultFor(status: number): { code: string; status: number } {
