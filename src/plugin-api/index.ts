@@ -68,6 +68,48 @@ export interface ResourceDeleteResult {
 // ---------------------------------------------------------------------------
 // Call contexts
 
+/**
+ * Options of {@link CreateContext.generatePhysicalName}: the naming rules of the
+ * type's name property, so the generated name is valid as it is.
+ */
+export interface PhysicalNameOptions {
+  /** Longest name the type accepts, `suffix` included. */
+  maxLength: number;
+  /** Generate lower case only (S3 bucket names). Default false. */
+  lowercase?: boolean;
+  /**
+   * Characters allowed besides ASCII letters and digits; everything else in the
+   * stack name and logical id is dropped. Default `-`.
+   */
+  extraCharacters?: string;
+  /** Appended verbatim after the generated part, e.g. `.fifo` for a FIFO queue. */
+  suffix?: string;
+}
+
+/**
+ * The ownership marker of a create: tags a provider attaches to the resource it
+ * makes so that a later run, even in another process, can tell its own resource
+ * from one that merely has the same name.
+ */
+export interface ResourceOwnership {
+  /**
+   * Tags to attach at create (keys `cdkd:stack-name`, `cdkd:logical-id`,
+   * `cdkd:token`), merged with the template's own tags. An update must keep them.
+   */
+  readonly tags: Readonly<Record<string, string>>;
+  /**
+   * Classifies the tags read from an existing resource:
+   * `same-intent` — made by this very create (an earlier attempt whose reply was lost): adopt it;
+   * `same-resource` — made by cdkd for this stack and logical id, but by another create (a replaced
+   * original, say): do not adopt, throw {@link ProviderErrors.ResourceExistsError};
+   * `foreign` — not made by cdkd for this resource: never adopt, throw `ResourceExistsError`.
+   * Accepts a tag map or the `[{ Key, Value }]` list most AWS APIs return.
+   */
+  classify(
+    tags: Readonly<Record<string, string>> | ReadonlyArray<{ Key?: string; Value?: string }> | undefined,
+  ): 'same-intent' | 'same-resource' | 'foreign';
+}
+
 /** Context of a `create` call. */
 export interface CreateContext {
   /** The stack the resource belongs to. */
@@ -75,11 +117,31 @@ export interface CreateContext {
   /** The region the resource is being created in. */
   region: string;
   /**
-   * A token that is the same for every retry of this create within one deploy.
-   * Pass it as the API's `ClientToken` / idempotency token so a retried create
-   * never makes a second resource.
+   * The token of this create's intent. cdkd records the intent durably before the call and
+   * derives the token from it, so the token is the same for every retry of this create in
+   * this process AND in a later process that settles an interrupted deploy. Pass it as the
+   * API's `ClientToken` / idempotency token, or derive deterministic names from it
+   * ({@link generatePhysicalName}). A create called again with the same token must return
+   * the same resource, or throw {@link ProviderErrors.ResourceExistsError}; never a second
+   * resource. A new intent (a replacement, a re-create after a delete) gets a new token.
+   * At most 64 characters of `[A-Za-z0-9-]`.
    */
   idempotencyToken: string;
+  /**
+   * Aborted when the operation must stop: Ctrl-C, or the stack lock was lost. Pass it to
+   * SDK calls (`client.send(command, { abortSignal })`) and to waiters. Absent in cdkd
+   * versions before it was added.
+   */
+  signal?: AbortSignal;
+  /**
+   * A name for a resource whose template leaves its name property unset, in CloudFormation's
+   * style (`<stack>-<logicalId>-<suffix>`, shortened to fit), where the suffix is derived from
+   * {@link idempotencyToken}: the same intent always gets the same name, so a repeated create
+   * finds the resource an earlier attempt made. Absent in cdkd versions before it was added.
+   */
+  generatePhysicalName?(options: PhysicalNameOptions): string;
+  /** The ownership marker to attach and check. Absent in cdkd versions before it was added. */
+  ownership?: ResourceOwnership;
 }
 
 /** Context of an `update` call. */
@@ -87,6 +149,13 @@ export interface UpdateContext {
   stackName?: string;
   /** The region the state record being updated belongs to. */
   expectedRegion?: string;
+  /** See {@link CreateContext.signal}. */
+  signal?: AbortSignal;
+  /**
+   * A token stable across retries and processes for this update intent (for APIs that take a
+   * `ClientToken` on updates, such as Cloud Control's `UpdateResource`).
+   */
+  idempotencyToken?: string;
 }
 
 /** Context of a `delete` call. */
@@ -98,6 +167,10 @@ export interface DeleteContext {
    * (see {@link ProviderContext.assertRegionMatch}).
    */
   expectedRegion?: string;
+  /** See {@link CreateContext.signal}. */
+  signal?: AbortSignal;
+  /** A token stable across retries and processes for this delete intent. */
+  idempotencyToken?: string;
 }
 
 /** Input of `import`: adopt an existing AWS resource into cdkd state. */
@@ -126,7 +199,11 @@ export type ResourceImportResult = Pick<ResourceCreateResult, 'physicalId' | 'at
  * and import.
  */
 export interface ResourceProvider {
-  /** Create the resource. Must be safe to retry with the same `context.idempotencyToken`. */
+  /**
+   * Create the resource. Must be safe to call again with the same `context.idempotencyToken`,
+   * from this process or another: return the resource the earlier call made, or throw
+   * `ctx.errors.ResourceExistsError` when what exists is not provably this create's.
+   */
   create(
     logicalId: string,
     resourceType: string,
@@ -248,6 +325,18 @@ export interface ProviderErrors {
   ProvisioningError: new (message: string, options?: ProvisioningErrorOptions) => ProvisioningErrorInstance;
   /** True for any cdkd error (checked by brand, not `instanceof`). */
   isCdkdError(err: unknown): boolean;
+  /**
+   * Throw from `create` when a resource with the requested name or identity exists and
+   * {@link ResourceOwnership.classify} (or an equivalent check) does not show it was made by
+   * this very create. The core never adopts it; it reports the collision with its remedy
+   * (rename, delete the other resource, or import it) and, for a replacement whose fixed
+   * name collides with the original, deletes the original first. Absent in cdkd versions
+   * before it was added: fall back to `ProvisioningError`.
+   */
+  ResourceExistsError?: new (
+    message: string,
+    options?: ProvisioningErrorOptions,
+  ) => ProvisioningErrorInstance;
 }
 
 /** Phase of a region check; only changes the wording of the refusal. */
