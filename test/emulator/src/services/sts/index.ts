@@ -2,6 +2,7 @@
 import { AwsError } from '../../core/errors';
 import { AwsQueryCodec } from '../../core/protocols/aws-query';
 import type { ServiceModule } from '../../core/service';
+import type { IamApi } from '../iam';
 import { StsOperations } from './service';
 import { stsLatency } from './latency';
 
@@ -17,7 +18,14 @@ export const sts: ServiceModule = {
         unknownOperation: (action) =>
           new AwsError('InvalidAction', `Could not find operation ${action} for version 2011-06-15`, 400),
       }),
-      operations: new StsOperations(platform.accounts).operations,
+      operations: new StsOperations(platform.accounts, (arn) => {
+        // IAM is optional here: a test emulator may be built without it.
+        try {
+          return platform.api<IamApi>('iam').roleByArn(arn);
+        } catch {
+          return undefined;
+        }
+      }).operations,
       latency: stsLatency,
     };
   },

@@ -15,7 +15,12 @@ export class StsOperations {
     AssumeRole: (_ctx, input: Input) => this.assumeRole(input),
   };
 
-  constructor(private readonly accounts: AccountRegistry) {}
+  constructor(
+    private readonly accounts: AccountRegistry,
+    /** The role an ARN names in the emulator's IAM, when IAM has it. */
+    private readonly roleOf: (arn: string) => { id: string; maxSessionDuration: number } | undefined = () =>
+      undefined,
+  ) {}
 
   private assumeRole(input: Input): unknown {
     const roleArn = requireParam(input, 'RoleArn');
@@ -48,7 +53,16 @@ export class StsOperations {
       );
     }
     const [, partition, account, roleName] = m;
-    const roleId = `AROA${upperAlnum(17)}`;
+    // A role IAM holds lends its id and session limit; any other role ARN is accepted as it is
+    // (roles the emulator never saw, such as a bootstrap stack's, still assume).
+    const role = this.roleOf(roleArn);
+    if (role && duration > role.maxSessionDuration) {
+      throw new AwsError(
+        'ValidationError',
+        'The requested DurationSeconds exceeds the MaxSessionDuration set for this role.',
+      );
+    }
+    const roleId = role?.id ?? `AROA${upperAlnum(17)}`;
     const arn = `arn:${partition}:sts::${account}:assumed-role/${roleName}/${sessionName}`;
     const accessKeyId = temporaryAccessKeyId();
     const expiration = new Date(Date.now() + duration * 1000);
