@@ -147,6 +147,19 @@ export class EmulatorControlClient {
   }
 
   /**
+   * Adds an AWS managed policy (`arn:aws:iam::aws:policy<path><name>`) beyond the built-in set,
+   * for apps that attach one the emulator does not know. `document` defaults to allow-all.
+   */
+  seedAwsManagedPolicy(policy: {
+    name: string;
+    path?: string;
+    description?: string;
+    document?: unknown;
+  }): Promise<{ arn: string }> {
+    return this.call('POST', '/iam/aws-managed-policies', policy);
+  }
+
+  /**
    * Cloud Control behaviour of a resource type (`*` for every type): latency
    * from request to SUCCESS, non-provisionable (UnsupportedActionException),
    * or requests that fail with a handler error code. Merged with earlier settings.
