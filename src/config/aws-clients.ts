@@ -13,6 +13,11 @@ import type * as CredentialProviders from '@aws-sdk/credential-providers';
 import type * as StsModule from '@aws-sdk/client-sts';
 import type * as SmithyConfig from '@smithy/core/config';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import { CdkdError } from '../util/errors';
+import { assumeRoleCredentials } from './assume-role';
+import { explainConnectionError } from './aws-errors';
+import type { ConnectionContext } from './aws-errors';
+import { assertRegionName } from './aws-names';
 
 /** Anything constructed like an AWS SDK v3 client. */
 export type AwsClientClass<C> = new (config: Record<string, unknown>) => C;
@@ -23,6 +28,8 @@ export interface AwsClientFactoryOptions {
   profile?: string;
   /** Endpoint override for every service. */
   endpointUrl?: string;
+  /** Where {@link endpointUrl} came from, for messages (default `--endpoint-url`). */
+  endpointSource?: string;
   /** SDK attempts per call (adaptive retry mode). Default 5. */
   maxAttempts?: number;
   env?: NodeJS.ProcessEnv;
@@ -58,7 +65,13 @@ export class AwsClientFactory {
 
   /** Resolves the region (flag, AWS_REGION, profile) and the credential chain. */
   static async create(options: AwsClientFactoryOptions = {}): Promise<AwsClientFactory> {
-    const region = options.region ?? (await resolveSdkRegion(options.profile)) ?? FALLBACK_REGION;
+    const fromSdk = options.region === undefined ? await resolveSdkRegion(options.profile) : undefined;
+    if (fromSdk !== undefined)
+      assertRegionName(
+        fromSdk,
+        options.profile ? `the region of the profile '${options.profile}'` : 'from the SDK configuration',
+      );
+    const region = options.region ?? fromSdk ?? FALLBACK_REGION;
     const { fromNodeProviderChain } = require('@aws-sdk/credential-providers') as typeof CredentialProviders;
     const credentials = fromNodeProviderChain(options.profile ? { profile: options.profile } : {});
     return new AwsClientFactory(region, options, credentials, `profile:${options.profile ?? 'default'}`);
@@ -77,14 +90,52 @@ export class AwsClientFactory {
     return new AwsClientFactory(this.region, this.options, provider, key);
   }
 
+  /**
+   * A factory whose clients act as the role (`--role-arn`): the role is assumed
+   * with this factory's credentials and refreshed before its session expires.
+   */
+  assumingRole(roleArn: string): AwsClientFactory {
+    const credentials = assumeRoleCredentials(this, {
+      roleArn,
+      sessionName: 'cdkd',
+      describeFailure: (err) =>
+        CdkdError.isCdkdError(err)
+          ? err
+          : new CdkdError(`Cannot assume the role ${roleArn} (--role-arn): ${(err as Error).message}`, {
+              code: 'ASSUME_ROLE_FAILED',
+              cause: err,
+              remedy:
+                "Check the role ARN, and that the role's trust policy lets your credentials assume it (sts:AssumeRole).",
+            }),
+    });
+    return this.withCredentials(credentials, `role:${roleArn}`);
+  }
+
   /** True when an endpoint override is in effect for the given SDK service id (e.g. `S3`). */
   hasEndpointOverride(serviceId?: string): boolean {
+    return this.endpointOverride(serviceId) !== undefined;
+  }
+
+  /** The endpoint override for a service and where it comes from, as the SDK resolves it. */
+  private endpointOverride(serviceId?: string): { url: string; source: string } | undefined {
     const env = this.options.env ?? process.env;
-    if (this.options.endpointUrl) return true;
-    if (/^true$/i.test(env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS ?? '')) return false;
-    if (env.AWS_ENDPOINT_URL) return true;
-    if (serviceId && env[`AWS_ENDPOINT_URL_${serviceId.toUpperCase().replace(/[ -]/g, '_')}`]) return true;
-    return false;
+    if (this.options.endpointUrl)
+      return { url: this.options.endpointUrl, source: this.options.endpointSource ?? '--endpoint-url' };
+    if (/^true$/i.test(env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS ?? '')) return undefined;
+    const serviceVar = serviceId && `AWS_ENDPOINT_URL_${serviceId.toUpperCase().replace(/[ -]/g, '_')}`;
+    if (serviceVar && env[serviceVar]) return { url: env[serviceVar], source: serviceVar };
+    if (env.AWS_ENDPOINT_URL) return { url: env.AWS_ENDPOINT_URL, source: 'AWS_ENDPOINT_URL' };
+    return undefined;
+  }
+
+  private connectionContext(serviceId: string, region: string): ConnectionContext {
+    return {
+      serviceId,
+      region,
+      profile: this.options.profile,
+      endpoint: this.endpointOverride(serviceId),
+      env: this.options.env ?? process.env,
+    };
   }
 
   /** The cached client of this class for the region. */
@@ -107,9 +158,34 @@ export class AwsClientFactory {
         config.followRegionRedirects = false;
       }
       client = new ClientClass(config);
+      this.explainErrorsOf(client, ClientClass.name.replace(/Client$/, ''), region);
       this.clients.set(key, client);
     }
     return client;
+  }
+
+  /**
+   * Outermost middleware (around the SDK's own retries): a call that fails for
+   * want of credentials or of a reachable endpoint fails with a message naming
+   * the profile, endpoint and region instead of the SDK's bare words.
+   */
+  private explainErrorsOf(client: unknown, fallbackServiceId: string, region: string): void {
+    const c = client as {
+      middlewareStack?: { add: (mw: unknown, options: Record<string, unknown>) => void };
+      config?: { serviceId?: string };
+    };
+    if (!c.middlewareStack) return;
+    const serviceId = c.config?.serviceId ?? fallbackServiceId;
+    c.middlewareStack.add(
+      (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
+        try {
+          return await next(args);
+        } catch (err) {
+          throw (await explainConnectionError(err, this.connectionContext(serviceId, region))) ?? err;
+        }
+      },
+      { step: 'initialize', name: 'cdkdExplainConnectionErrors', override: true },
+    );
   }
 
   /** The caller's account and ARN (STS GetCallerIdentity), fetched once. */
