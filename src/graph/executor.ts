@@ -40,6 +40,11 @@ export interface ExecuteOptions {
    * node that does not depend on a failed one (best-effort destroy).
    */
   stopOnFailure?: boolean;
+  /**
+   * Among nodes ready at the same time, lower values start first (default: the
+   * order they became ready). Stacks use their assembly order.
+   */
+  priority?: (id: string) => number;
 }
 
 export interface ExecutionResult {
@@ -70,10 +75,20 @@ export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promi
   const outcomes = new Map<string, NodeOutcome>();
   const waitingOn = new Map<string, number>();
   const ready: string[] = [];
+  const enqueue = (id: string): void => {
+    if (!options.priority) {
+      ready.push(id);
+      return;
+    }
+    const p = options.priority(id);
+    const at = ready.findIndex((other) => options.priority!(other) > p);
+    if (at < 0) ready.push(id);
+    else ready.splice(at, 0, id);
+  };
   for (const id of dag.ids()) {
     const count = dag.dependenciesOf(id).length;
     waitingOn.set(id, count);
-    if (count === 0) ready.push(id);
+    if (count === 0) enqueue(id);
   }
 
   let inFlight = 0;
@@ -134,7 +149,7 @@ export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promi
         for (const dependent of dag.dependentsOf(id)) {
           const left = waitingOn.get(dependent)! - 1;
           waitingOn.set(dependent, left);
-          if (left === 0 && !outcomes.has(dependent)) ready.push(dependent);
+          if (left === 0 && !outcomes.has(dependent)) enqueue(dependent);
         }
         pump();
       },
