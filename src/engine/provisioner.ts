@@ -15,6 +15,7 @@ import type {
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { CloudControlProviderOptions } from '../provisioning/cloud-control-provider';
 import { createProviderContext } from '../provisioning/provider-context';
+import { canProvisionWith } from './provisionable';
 import type { ProviderRegistry, RouteDecision } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { ProvisionedBy, ResourceState } from '../state/types';
@@ -43,7 +44,7 @@ export interface RoutedProvider {
   provisionedBy: ProvisionedBy;
 }
 
-export type Operation = 'create' | 'update' | 'delete';
+export type Operation = 'create' | 'update' | 'delete' | 'read';
 
 export class ResourceProvisioner {
   private readonly contexts = new Map<string, ProviderContext>();
@@ -71,10 +72,7 @@ export class ResourceProvisioner {
 
   /** True when an installed pack registers the type, or Cloud Control can be asked to (the type has a schema). */
   canProvision(resourceType: string): boolean {
-    return (
-      this.options.registry.registrationFor(resourceType) !== undefined ||
-      this.options.schemas.has(resourceType)
-    );
+    return canProvisionWith(this.options.registry, this.options.schemas)(resourceType);
   }
 
   /** Routes a resource by its template properties (and a pinned `provisionedBy`). */
@@ -144,6 +142,25 @@ export class ResourceProvisioner {
   ): Promise<void | ResourceDeleteResult> {
     return this.run('delete', logicalId, record.resourceType, record.physicalId, () =>
       routed.provider.delete(logicalId, record.physicalId, record.resourceType, record.properties, context),
+    );
+  }
+
+  /**
+   * One `Fn::GetAtt` attribute read from the resource now, through the layer
+   * that made it (the provider's `getAttribute`, Cloud Control's GetResource);
+   * undefined when the provider cannot read it.
+   */
+  readAttribute(
+    record: ResourceState,
+    logicalId: string,
+    attribute: string,
+    region: string,
+  ): Promise<unknown> {
+    const routed = this.routeRecord(record, region);
+    const read = routed.provider.getAttribute;
+    if (!read) return Promise.resolve(undefined);
+    return this.run('read', logicalId, record.resourceType, record.physicalId, () =>
+      read.call(routed.provider, record.physicalId, record.resourceType, attribute),
     );
   }
 
