@@ -16,6 +16,7 @@ import { AssetPublishError, CdkdError } from '../util/errors';
 import type { IoHost, LogLevel } from '../util/io-host';
 import type { AssetMode } from './asset-mode';
 import { CdkAssetsAws } from './aws-adapter';
+import { assertContainerRepositories } from './container-repository';
 import { dockerCommand, isDockerAvailable } from './docker';
 import { prepareStackAssets } from './prepare';
 import type { AssetType, PlannedAsset, PreparedStackAssets } from './prepare';
@@ -97,6 +98,7 @@ export async function publishAssets(options: PublishAssetsOptions): Promise<Publ
     return aws;
   };
   for (const job of jobs) assertEnvironment(job.stack);
+  await assertContainerRepositories(prepared, options.aws);
 
   // 1. What is already there (one List / DescribeImages call each).
   await mapWithConcurrency(jobs, concurrency, async (job) => {

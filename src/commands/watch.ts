@@ -43,22 +43,26 @@ The files are the ones cdk.json "watch" names ("include" globs, default everythi
       ...deployConfigFlags(flags),
     });
     if (!config.watch) {
-      throw new ConfigError(`cdkd watch needs to know which files to watch: ${config.cwd}/cdk.json has no "watch" key.`, {
-        code: 'WATCH_CONFIG_MISSING',
-        remedy: 'Add one to cdk.json, as for cdk watch: "watch": { "include": ["**"], "exclude": ["test"] }',
-      });
+      throw new ConfigError(
+        `cdkd watch needs to know which files to watch: ${config.cwd}/cdk.json has no "watch" key.`,
+        {
+          code: 'WATCH_CONFIG_MISSING',
+          remedy:
+            'Add one to cdk.json, as for cdk watch: "watch": { "include": ["**"], "exclude": ["test"] }',
+        },
+      );
     }
     const parameters = parseParameterArgs(flags.parameters ?? []);
     const selector = stackSelector(argv as string[], flags);
-    let reporter!: WatchReporter;
+    const reporter = new WatchReporter();
     const session = await openEngineSession({
       config,
       oclifConfig: this.config,
       progress: 'events',
       terminal: this.terminal(config, flags),
-      ioHost: { notify: (msg) => reporter.notify(msg) },
+      ioHost: reporter,
     });
-    reporter = new WatchReporter(config.verbose ? session.renderer : undefined);
+    if (config.verbose) reporter.showEvents(session.renderer);
     try {
       const loop = new WatchLoop({
         deploy: (trigger) => this.deployOnce(session, reporter, trigger, selector, parameters),

@@ -14,12 +14,18 @@ import type { Trigger } from '../watch/watch-loop';
 export const WATCH_EVENT = 'CDKD_WATCH_EVENT';
 
 export class WatchReporter implements IoHost {
+  /** The progress renderer, when every event is shown (--verbose). */
+  private verbose?: IoHost;
+
   constructor(
-    /** The progress renderer, when every event is shown (--verbose). */
-    private readonly verbose: IoHost | undefined,
     private readonly stream: NodeJS.WritableStream = process.stderr,
     private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /** From now on, pass every message to `renderer` (--verbose). */
+  showEvents(renderer: IoHost): void {
+    this.verbose = renderer;
+  }
 
   notify(msg: IoMessage): void {
     if (this.verbose) {
@@ -28,7 +34,9 @@ export class WatchReporter implements IoHost {
     }
     if (msg.code === RESOURCE_EVENT || msg.code === STACK_EVENT) return;
     if (msg.level === 'warn' || msg.level === 'error' || msg.code === WATCH_EVENT)
-      this.stream.write(`${msg.level === 'warn' ? 'warning: ' : msg.level === 'error' ? 'error: ' : ''}${msg.message}\n`);
+      this.stream.write(
+        `${msg.level === 'warn' ? 'warning: ' : msg.level === 'error' ? 'error: ' : ''}${msg.message}\n`,
+      );
   }
 
   /** Prints one line, stamped with the time of day. */

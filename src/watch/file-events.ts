@@ -19,7 +19,8 @@ export interface FileWatcher {
 
 export function watchFiles(root: string, filter: FileFilter, handlers: FileEventHandlers): FileWatcher {
   const { watch } = require('chokidar') as typeof Chokidar;
-  const relative = (p: string): string => path.relative(root, path.resolve(root, p)).split(path.sep).join('/');
+  const relative = (p: string): string =>
+    path.relative(root, path.resolve(root, p)).split(path.sep).join('/');
   const watcher = watch('.', {
     cwd: root,
     ignoreInitial: true,

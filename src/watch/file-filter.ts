@@ -36,7 +36,9 @@ export function fileFilter(settings: WatchSettings, outputDir: string): FileFilt
   const matches = (path: string, globs: readonly string[]): boolean =>
     globs.some((g) => minimatch(path, g, { dot: true }));
   // Every leading part of an include glob: a directory that matches one may hold an included file.
-  const ancestors = include.flatMap((g) => g.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/')));
+  const ancestors = include.flatMap((g) =>
+    g.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  );
   const normal = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '');
   return {
     includesFile: (p) => {

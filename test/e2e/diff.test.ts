@@ -151,7 +151,17 @@ describe('cdkd diff', () => {
     expectExit(
       await h.cdkd(
         // The function's role is new permissions: CI approves them by flag, as with the CDK CLI.
-        ['deploy', '--require-approval', 'never', '--progress', 'events', '-o', out, '-c', 'stackName=E2eDiffLambda'],
+        [
+          'deploy',
+          '--require-approval',
+          'never',
+          '--progress',
+          'events',
+          '-o',
+          out,
+          '-c',
+          'stackName=E2eDiffLambda',
+        ],
         { cwd: LAMBDA },
       ),
     );

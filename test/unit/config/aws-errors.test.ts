@@ -5,9 +5,15 @@ import { explainConnectionError } from '../../../src/config/aws-errors';
 import type { ConnectionContext } from '../../../src/config/aws-errors';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-aws-errors-'));
-fs.writeFileSync(path.join(dir, 'config'), '[default]\nregion = us-east-1\n[profile dev]\nregion = eu-west-1\n');
+fs.writeFileSync(
+  path.join(dir, 'config'),
+  '[default]\nregion = us-east-1\n[profile dev]\nregion = eu-west-1\n',
+);
 fs.writeFileSync(path.join(dir, 'credentials'), '[ci]\naws_access_key_id = a\naws_secret_access_key = b\n');
-const env = { AWS_CONFIG_FILE: path.join(dir, 'config'), AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials') };
+const env = {
+  AWS_CONFIG_FILE: path.join(dir, 'config'),
+  AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials'),
+};
 const ctx = (extra: Partial<ConnectionContext> = {}): ConnectionContext => ({
   serviceId: 'STS',
   region: 'us-east-1',

@@ -2,7 +2,14 @@ import { assertRegionName, assertStackName, stackNameProblem } from '../../../sr
 
 describe('AWS naming rules', () => {
   it('accepts region names of every partition and refuses anything else with the rule', () => {
-    for (const r of ['us-east-1', 'eu-central-2', 'us-gov-west-1', 'cn-north-1', 'us-isob-east-1', 'eusc-de-east-1'])
+    for (const r of [
+      'us-east-1',
+      'eu-central-2',
+      'us-gov-west-1',
+      'cn-north-1',
+      'us-isob-east-1',
+      'eusc-de-east-1',
+    ])
       expect(() => assertRegionName(r, 'test')).not.toThrow();
     for (const r of ['us east 1', 'US-EAST-1', 'useast1', 'us-east', '', 'ü-east-1', 'us-east-1a']) {
       let caught: { code?: string; message?: string } | undefined;
@@ -17,7 +24,7 @@ describe('AWS naming rules', () => {
     }
   });
 
-  it("refuses stack names CloudFormation rejects, saying which rule", () => {
+  it('refuses stack names CloudFormation rejects, saying which rule', () => {
     expect(stackNameProblem('My-Stack-2')).toBeUndefined();
     expect(stackNameProblem('my stack')).toBe('it contains " "');
     expect(stackNameProblem('Stäck')).toBe('it contains "ä"');

@@ -102,7 +102,11 @@ describe('resolveConfig: the CDK CLI settings', () => {
     expect(base.requireApproval).toBe('never');
     expect(base.tags).toEqual({ team: 'a', env: 'dev' });
     expect(base.watch).toEqual({ include: ['src/**'], exclude: ['test'] });
-    const flagged = resolveConfig({ cwd, env: {}, flags: { requireApproval: 'any-change', tags: ['x=1=2'] } });
+    const flagged = resolveConfig({
+      cwd,
+      env: {},
+      flags: { requireApproval: 'any-change', tags: ['x=1=2'] },
+    });
     expect(flagged.requireApproval).toBe('any-change');
     // --tags replaces the configured tags, as with the CDK CLI; a value may contain '='.
     expect(flagged.tags).toEqual({ x: '1=2' });

@@ -254,7 +254,13 @@ describe('deployStack', () => {
     };
     const withPack = new ResourceProvisioner({
       registry: ProviderRegistry.fromPacks(
-        [{ pluginName: 'test-vpc', pluginType: 'user', result: { apiVersion: 1, name: 'test-vpc', providers: [registration] } }],
+        [
+          {
+            pluginName: 'test-vpc',
+            pluginType: 'user',
+            result: { apiVersion: 1, name: 'test-vpc', providers: [registration] },
+          },
+        ],
         schemas,
       ),
       schemas,
@@ -266,7 +272,10 @@ describe('deployStack', () => {
       Vpc: { Type: 'AWS::EC2::VPC', Properties: { CidrBlock: '10.0.0.0/16' } },
       Param: {
         Type: 'AWS::SSM::Parameter',
-        Properties: { Type: 'String', Value: { 'Fn::Select': [0, { 'Fn::GetAtt': ['Vpc', 'Ipv6CidrBlocks'] }] } },
+        Properties: {
+          Type: 'String',
+          Value: { 'Fn::Select': [0, { 'Fn::GetAtt': ['Vpc', 'Ipv6CidrBlocks'] }] },
+        },
       },
     };
     const result = await deploy('LiveAttr', resources, { provisioner: withPack });
@@ -298,7 +307,9 @@ describe('deployStack', () => {
       asked.push(plan.stackName);
       throw new Error('not approved');
     };
-    await expect(deploy('Gated', { T: topic('gated') }, { beforeChanges: refuse })).rejects.toThrow('not approved');
+    await expect(deploy('Gated', { T: topic('gated') }, { beforeChanges: refuse })).rejects.toThrow(
+      'not approved',
+    );
     expect(await store.backend.getState('Gated', REGION)).toBeUndefined();
     expect(await store.locks.readLock('Gated', REGION)).toBeUndefined();
     expect(await inventory('AWS::SNS::Topic')).toEqual([]);

@@ -42,11 +42,16 @@ describe('stack dependencies', () => {
   it('adds an edge for a hand-written Fn::ImportValue of a sibling export, literal or Fn::Sub of pseudo parameters', () => {
     // The consumer comes first in the assembly: only the reference orders them.
     const consumer = stack('Consumer', importing({ 'Fn::ImportValue': 'Producer-QueueArn' }));
-    const subConsumer = stack('SubConsumer', importing({ 'Fn::ImportValue': { 'Fn::Sub': 'Other-${AWS::Region}' } }));
+    const subConsumer = stack(
+      'SubConsumer',
+      importing({ 'Fn::ImportValue': { 'Fn::Sub': 'Other-${AWS::Region}' } }),
+    );
     const producer = stack('Producer', exporting({ 'Fn::Sub': '${AWS::StackName}-QueueArn' }));
     const other = stack('Other', exporting({ 'Fn::Join': ['-', [{ Ref: 'AWS::StackName' }, 'us-east-1']] }));
     const deps = stackDependencies([consumer, subConsumer, producer, other], regionOf);
-    expect(deps.get('Consumer')).toEqual([{ on: 'Producer', reason: 'Fn::ImportValue of Producer-QueueArn' }]);
+    expect(deps.get('Consumer')).toEqual([
+      { on: 'Producer', reason: 'Fn::ImportValue of Producer-QueueArn' },
+    ]);
     expect(deps.get('SubConsumer')).toEqual([{ on: 'Other', reason: 'Fn::ImportValue of Other-us-east-1' }]);
     expect(deps.get('Producer')).toEqual([]);
   });
@@ -60,7 +65,9 @@ describe('stack dependencies', () => {
         },
       },
       Outputs: {
-        Far: { Value: { 'Fn::GetStackOutput': { StackName: 'Writer', OutputName: 'Arn', Region: 'eu-west-1' } } },
+        Far: {
+          Value: { 'Fn::GetStackOutput': { StackName: 'Writer', OutputName: 'Arn', Region: 'eu-west-1' } },
+        },
         Role: {
           Value: {
             'Fn::GetStackOutput': {
@@ -122,9 +129,8 @@ describe('stack dependencies', () => {
     const consumer = stack('Consumer', importing({ 'Fn::ImportValue': 'E' }));
     const producer = stack('Producer', exporting('E'));
     const unrelated = stack('Unrelated', {});
-    expect(withDependents([producer], [consumer, producer, unrelated], regionOf).map((s) => s.stackName)).toEqual([
-      'Consumer',
-      'Producer',
-    ]);
+    expect(
+      withDependents([producer], [consumer, producer, unrelated], regionOf).map((s) => s.stackName),
+    ).toEqual(['Consumer', 'Producer']);
   });
 });

@@ -46,7 +46,7 @@ describe('securityChangesOf', () => {
     expect(text).toContain('IAM Statement Changes');
     expect(text).toContain('sts:AssumeRole');
     expect(text).toContain('arn:aws:iam::aws:policy/ReadOnlyAccess');
-    expect(text).not.toMatch(/\u001b\[/);
+    expect(text).not.toContain('\u001b[');
   });
 
   it('finds an opened security group port, with a value known only after deploy rendered as GetAtt', () => {
@@ -81,7 +81,10 @@ describe('securityChangesOf', () => {
       Role: {
         resourceType: 'AWS::IAM::Role',
         physicalId: 'r',
-        properties: { AssumeRolePolicyDocument: trust, ManagedPolicyArns: ['arn:aws:iam::aws:policy/ReadOnlyAccess'] },
+        properties: {
+          AssumeRolePolicyDocument: trust,
+          ManagedPolicyArns: ['arn:aws:iam::aws:policy/ReadOnlyAccess'],
+        },
       },
     });
     const same = securityChangesOf(

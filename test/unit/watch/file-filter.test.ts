@@ -16,7 +16,10 @@ describe('fileFilter (cdk.json watch)', () => {
   });
 
   it('follows include and exclude globs; a plain name covers a directory and what it holds', () => {
-    const f = fileFilter({ include: ['src/**/*.ts', 'app.js'], exclude: ['src/generated', '**/*.test.ts'] }, 'out');
+    const f = fileFilter(
+      { include: ['src/**/*.ts', 'app.js'], exclude: ['src/generated', '**/*.test.ts'] },
+      'out',
+    );
     expect(f.includesFile('src/a.ts')).toBe(true);
     expect(f.includesFile('src/deep/b.ts')).toBe(true);
     expect(f.includesFile('src/deep/b.test.ts')).toBe(false);

@@ -52,7 +52,10 @@ describe('WatchLoop', () => {
   it('keeps going after a failed deploy', async () => {
     const d = controlledDeploys();
     const errors: Array<{ err: unknown; trigger: Trigger }> = [];
-    const loop = new WatchLoop({ deploy: d.deploy, onError: (err, trigger) => errors.push({ err, trigger }) });
+    const loop = new WatchLoop({
+      deploy: d.deploy,
+      onError: (err, trigger) => errors.push({ err, trigger }),
+    });
     loop.ready();
     await d.finish(new Error('bad template'));
     expect(errors.map((e) => (e.err as Error).message)).toEqual(['bad template']);
