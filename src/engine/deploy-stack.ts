@@ -10,13 +10,14 @@
  * - A deploy with nothing to change takes no lock, calls no provider and writes
  *   nothing.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AwsClientFactory } from '../config/aws-clients';
 import { executeDag } from '../graph/executor';
 import { buildDeletionGraph, buildResourceGraph } from '../graph/template-graph';
 import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
 import type { StackPlan } from '../plan/types';
+import { buildCreateContext } from '../provisioning/create-context';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute, ResourceState, StackState } from '../state/types';
@@ -345,13 +346,17 @@ export async function deployStack(
       try {
         if (action === 'CREATE' || action === 'REPLACE') {
           pending.add(logicalId);
-          const token = `${runId}:${stackName}:${region}:${logicalId}`;
-          const create = () =>
-            provisioner.create(routed, logicalId, type, properties, {
-              stackName,
-              region,
-              idempotencyToken: token,
-            });
+          const createContext = buildCreateContext({
+            stackName,
+            region,
+            logicalId,
+            idempotencyToken: createHash('sha256')
+              .update(`${runId}:${stackName}:${region}:${logicalId}`)
+              .digest('hex')
+              .slice(0, 40),
+            signal: options.signal,
+          });
+          const create = () => provisioner.create(routed, logicalId, type, properties, createContext);
           let created;
           let oldDeletedFirst = false;
           try {

@@ -6,6 +6,7 @@
  */
 import type { AwsClientFactory } from '../config/aws-clients';
 import type {
+  CreateContext,
   ProviderContext,
   ResourceCreateResult,
   ResourceDeleteResult,
@@ -113,7 +114,7 @@ export class ResourceProvisioner {
     logicalId: string,
     resourceType: string,
     properties: Record<string, unknown>,
-    context: { stackName: string; region: string; idempotencyToken: string },
+    context: CreateContext,
   ): Promise<ResourceCreateResult> {
     return this.run('create', logicalId, resourceType, undefined, () =>
       routed.provider.create(logicalId, resourceType, properties, context),

@@ -6,7 +6,7 @@
 import type { AwsClientFactory } from '../config/aws-clients';
 import { partitionOfRegion } from '../config/aws-clients';
 import type { ProviderContext } from '../plugin-api';
-import { ProvisioningError, CdkdError } from '../util/errors';
+import { CdkdError, ProvisioningError, ResourceExistsError } from '../util/errors';
 import type { Logger } from '../util/io-host';
 import { isTransientAwsError, withRetry } from '../util/retry';
 import { assertRegionMatch } from './region-check';
@@ -33,6 +33,7 @@ export function createProviderContext(options: ProviderContextOptions): Provider
     logger: options.logger,
     errors: {
       ProvisioningError,
+      ResourceExistsError,
       isCdkdError: (err: unknown) => CdkdError.isCdkdError(err),
     },
     accountId: async () => (await factory.callerIdentity()).account,

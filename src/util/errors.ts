@@ -77,6 +77,19 @@ export class ProvisioningError extends CdkdError {
   }
 }
 
+/**
+ * A create found a resource with the requested name or identity that it cannot prove it made
+ * (see the plugin API's `ResourceOwnership`). Never adopted; never retried.
+ */
+export class ResourceExistsError extends ProvisioningError {
+  constructor(
+    message: string,
+    options: CdkdErrorOptions & { resource?: ResourceErrorContext; retryable?: boolean } = {},
+  ) {
+    super(message, { code: 'RESOURCE_ALREADY_EXISTS', ...options, retryable: false });
+  }
+}
+
 /** The stack's state was modified by someone else since it was read (ETag mismatch). */
 export class StateConflictError extends CdkdError {
   constructor(message: string, options: CdkdErrorOptions = {}) {
