@@ -1,7 +1,7 @@
 /**
  * cdkd bootstrap records the ECR repository a region's container image assets
  * go to, but does not create it yet. An app with an image asset therefore
- * checks, before anything is built or uploaded, that the repository exists, and
+ * checks, before anything is uploaded, that the repository exists, and
  * otherwise fails naming the stack, the assets, the repository and the command
  * that creates it. Apps without image assets never hear of it.
  */
@@ -33,7 +33,8 @@ export async function assertContainerRepositories(
         .get(ECRClient, { region })
         .send(new DescribeRepositoriesCommand({ repositoryNames: [repository] }));
     } catch (err) {
-      if ((err as Error).name !== 'RepositoryNotFoundException') throw err;
+      // Anything else (no permission to describe, say) is left to the push, which reports it.
+      if ((err as Error).name !== 'RepositoryNotFoundException') continue;
       throw new AssetPublishError(
         `Container image assets go to the ECR repository ${repository} in ${region}, which does not exist (cdkd bootstrap records it but does not create it yet):\n  ${assets.join('\n  ')}`,
         {

@@ -98,7 +98,6 @@ export async function publishAssets(options: PublishAssetsOptions): Promise<Publ
     return aws;
   };
   for (const job of jobs) assertEnvironment(job.stack);
-  await assertContainerRepositories(prepared, options.aws);
 
   // 1. What is already there (one List / DescribeImages call each).
   await mapWithConcurrency(jobs, concurrency, async (job) => {
@@ -127,7 +126,8 @@ export async function publishAssets(options: PublishAssetsOptions): Promise<Publ
     }
   }
 
-  // 3. Publish the rest.
+  // 3. Publish the rest (cdkd's container repository first checked: bootstrap does not create it).
+  await assertContainerRepositories(prepared, options.aws);
   const failures: string[] = [];
   await mapWithConcurrency(jobs, concurrency, async (job) => {
     if (job.published) return;

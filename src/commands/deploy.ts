@@ -6,9 +6,8 @@ import { deployConfigFlags, deployFlags } from '../cli/deploy-flags';
 import { openEngineSession } from '../cli/engine-session';
 import { writeOutputsFile } from '../cli/outputs-file';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
-import { deployApp } from '../engine/deploy-app';
-import { parseParameterArgs, validateParameterAssignments } from '../template/parameters';
-import { parseTemplate } from '../template/types';
+import { deployInSession, selectWithParameters } from '../cli/deploy-session';
+import { parseParameterArgs } from '../template/parameters';
 import { deployReport, renderDeployFailure } from '../ui/deploy-report';
 import { presentOutputs, renderOutputs } from '../ui/outputs';
 
@@ -61,26 +60,8 @@ Stacks deploy in dependency order (the app's dependencies and its cross-stack re
     try {
       const assembly = await session.synthesize();
       try {
-        const stacks = assembly.select(stackSelector(argv as string[], flags));
-        validateParameterAssignments(
-          parameters,
-          stacks.map((s) => ({
-            stackName: s.stackName,
-            template: parseTemplate(s.template, `template of ${s.displayPath}`),
-          })),
-        );
-        const result = await deployApp({
-          stacks,
-          store: session.store,
-          provisioner: session.provisioner,
-          schemas: session.schemas,
-          factory: session.factory,
-          ioHost: session.ioHost,
-          concurrency: config.concurrency,
-          stackConcurrency: config.stackConcurrency,
-          parameters,
-          signal: session.signal,
-          tags: config.tags,
+        const stacks = selectWithParameters(assembly, stackSelector(argv as string[], flags), parameters);
+        const result = await deployInSession(session, stacks, parameters, {
           force: flags.force,
           approve: approvalGate({
             level: config.requireApproval,

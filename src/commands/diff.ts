@@ -9,8 +9,8 @@ import { UNPROVISIONABLE_REMEDY, canProvisionWith } from '../engine/provisionabl
 import { SchemaStore } from '../provisioning/schema-store';
 import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import { synthesizeApp } from '../synth/synthesize';
-import { parseParameterArgs, validateParameterAssignments } from '../template/parameters';
-import { parseTemplate } from '../template/types';
+import { selectWithParameters } from '../cli/deploy-session';
+import { parseParameterArgs } from '../template/parameters';
 import { renderSecurityChanges, renderStackPlan, summarizePlan } from '../ui/diff-render';
 
 export default class Diff extends CdkdCommand {
@@ -54,15 +54,8 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
     const assembly = await synthesizeApp({ config, ioHost, aws: caller });
     let diffs;
     try {
-      const stacks = assembly.select(stackSelector(argv as string[], flags));
       const parameters = parseParameterArgs(flags.parameters ?? []);
-      validateParameterAssignments(
-        parameters,
-        stacks.map((s) => ({
-          stackName: s.stackName,
-          template: parseTemplate(s.template, `template of ${s.displayPath}`),
-        })),
-      );
+      const stacks = selectWithParameters(assembly, stackSelector(argv as string[], flags), parameters);
       diffs = await diffApp({
         stacks,
         store,

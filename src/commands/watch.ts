@@ -4,10 +4,9 @@ import { deployConfigFlags, deployFlags } from '../cli/deploy-flags';
 import { openEngineSession } from '../cli/engine-session';
 import type { EngineSession } from '../cli/engine-session';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
-import { deployApp } from '../engine/deploy-app';
+import { deployInSession, selectWithParameters } from '../cli/deploy-session';
 import type { ParameterAssignment } from '../template/parameters';
-import { parseParameterArgs, validateParameterAssignments } from '../template/parameters';
-import { parseTemplate } from '../template/types';
+import { parseParameterArgs } from '../template/parameters';
 import { WatchReporter, describeTrigger, describeWatchDeploy } from '../ui/watch-report';
 import { ConfigError, formatError } from '../util/errors';
 import { watchFiles } from '../watch/file-events';
@@ -99,27 +98,8 @@ The files are the ones cdk.json "watch" names ("include" globs, default everythi
     const started = Date.now();
     const assembly = await session.synthesize();
     try {
-      const stacks = assembly.select(selector);
-      validateParameterAssignments(
-        parameters,
-        stacks.map((s) => ({
-          stackName: s.stackName,
-          template: parseTemplate(s.template, `template of ${s.displayPath}`),
-        })),
-      );
-      const result = await deployApp({
-        stacks,
-        store: session.store,
-        provisioner: session.provisioner,
-        schemas: session.schemas,
-        factory: session.factory,
-        ioHost: session.ioHost,
-        concurrency: session.config.concurrency,
-        stackConcurrency: session.config.stackConcurrency,
-        parameters,
-        signal: session.signal,
-        tags: session.config.tags,
-      });
+      const stacks = selectWithParameters(assembly, selector, parameters);
+      const result = await deployInSession(session, stacks, parameters);
       reporter.line(describeWatchDeploy(trigger, result, Date.now() - started), result.ok ? 'info' : 'error');
     } finally {
       await assembly.dispose();

@@ -17,6 +17,17 @@ describe('deploy flags', () => {
   let h: CdkdHarness;
   let tmp: string;
   const run = (...args: string[]) => h.cdkd(args, { cwd: APP });
+  /** The stack the --tags and --force tests share, with its tags (-t and --tags alike). */
+  const tagged = () => [
+    '-o',
+    path.join(tmp, 'tags'),
+    '-c',
+    'stackName=E2eTags',
+    '-t',
+    'team=payments',
+    '--tags',
+    'cost-center=42',
+  ];
 
   beforeAll(async () => {
     h = await startHarness();
@@ -81,19 +92,7 @@ describe('deploy flags', () => {
   });
 
   it("--tags puts the stack tags on every taggable resource, in each type's tag shape", async () => {
-    const result = await run(
-      'deploy',
-      '--progress',
-      'errors-only',
-      '-o',
-      path.join(tmp, 'tags'),
-      '-c',
-      'stackName=E2eTags',
-      '-t',
-      'team=payments',
-      '--tags',
-      'cost-center=42',
-    );
+    const result = await run('deploy', '--progress', 'errors-only', ...tagged());
     expectExit(result);
     // errors-only: nothing but warnings and errors on stderr.
     expect(result.stderr).not.toMatch(/created|deploying/);
@@ -113,18 +112,7 @@ describe('deploy flags', () => {
   });
 
   it('--force re-applies every resource even when nothing changed', async () => {
-    const args = [
-      '--progress',
-      'bar',
-      '-o',
-      path.join(tmp, 'tags'),
-      '-c',
-      'stackName=E2eTags',
-      '-t',
-      'team=payments',
-      '-t',
-      'cost-center=42',
-    ];
+    const args = ['--progress', 'bar', ...tagged()];
     const unchanged = await run('deploy', ...args);
     expectExit(unchanged);
     // --progress bar without a terminal prints events, as the CDK CLI does.

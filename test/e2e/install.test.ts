@@ -6,26 +6,14 @@
  * points nowhere, so a fetch of one would fail the install. Third-party
  * dependencies come from npm's cache (filled by `npm ci`), else the registry.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ROOT, expectExit, startHarness } from './support/cdkd-cli';
-import type { CdkdHarness, CliResult } from './support/cdkd-cli';
+import { ROOT, expectExit, runProcess as run, startHarness } from './support/cdkd-cli';
+import type { CdkdHarness } from './support/cdkd-cli';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('the packed package', () => {
   let h: CdkdHarness;

@@ -62,4 +62,9 @@ describe('assertContainerRepositories', () => {
       'Create it once, then run the command again: aws ecr create-repository --repository-name cdkd-container-assets-1-eu-west-1 --region eu-west-1',
     );
   });
+
+  it('leaves any other answer to the push, which reports it', async () => {
+    ecr.on(DescribeRepositoriesCommand).rejects(Object.assign(new Error('no'), { name: 'AccessDeniedException' }));
+    await expect(assertContainerRepositories([prepared('docker-image', cdkd)], aws)).resolves.toBeUndefined();
+  });
 });
