@@ -64,7 +64,9 @@ describe('assertContainerRepositories', () => {
   });
 
   it('leaves any other answer to the push, which reports it', async () => {
-    ecr.on(DescribeRepositoriesCommand).rejects(Object.assign(new Error('no'), { name: 'AccessDeniedException' }));
+    ecr
+      .on(DescribeRepositoriesCommand)
+      .rejects(Object.assign(new Error('no'), { name: 'AccessDeniedException' }));
     await expect(assertContainerRepositories([prepared('docker-image', cdkd)], aws)).resolves.toBeUndefined();
   });
 });
