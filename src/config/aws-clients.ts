@@ -4,6 +4,11 @@
  * retries, endpoint overrides. Clients are cached per (service, region,
  * credentials) so connections are reused across a deploy.
  *
+ * Every client retries with the SDK's adaptive strategy and its own rate
+ * limiter; the limiter sees each attempt's outcome as the SDK classifies it
+ * (accepted, throttled, ...), and the factory passes that on to whoever
+ * observes calls (the adaptive concurrency of resource operations).
+ *
  * Endpoint overrides use the SDK's own `AWS_ENDPOINT_URL` /
  * `AWS_ENDPOINT_URL_<SERVICE>` settings, which the SDK reads by itself; the
  * `--endpoint-url` flag sets the same override for every service. When any
@@ -12,6 +17,7 @@
 import type * as CredentialProviders from '@aws-sdk/credential-providers';
 import type * as StsModule from '@aws-sdk/client-sts';
 import type * as SmithyConfig from '@smithy/core/config';
+import type * as SmithyRetry from '@smithy/core/retry';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 
 /** Anything constructed like an AWS SDK v3 client. */
@@ -40,6 +46,16 @@ export interface CallerIdentity {
   partition: string;
 }
 
+/** One attempt of an AWS call, as the SDK's retry strategy classified its outcome. */
+export interface CallOutcome {
+  /** The client's class name, e.g. `CloudControlClient`. */
+  client: string;
+  /** `accepted`: AWS answered it; `throttled`: AWS refused it for the request rate. */
+  outcome: 'accepted' | 'throttled';
+}
+
+export type CallObserver = (call: CallOutcome) => void;
+
 /** Fallback when nothing configures a region, as the CDK CLI does. */
 export const FALLBACK_REGION = 'us-east-1';
 
@@ -54,6 +70,8 @@ export class AwsClientFactory {
     private readonly credentials: AwsCredentialIdentityProvider,
     /** Identifies the credentials in the client cache key. */
     private readonly credentialsKey: string,
+    /** Shared with every factory derived from this one. */
+    private readonly observers = new Set<CallObserver>(),
   ) {}
 
   /** Resolves the region (flag, AWS_REGION, profile) and the credential chain. */
@@ -74,7 +92,13 @@ export class AwsClientFactory {
   ): AwsClientFactory {
     const provider: AwsCredentialIdentityProvider =
       typeof credentials === 'function' ? credentials : async () => credentials;
-    return new AwsClientFactory(this.region, this.options, provider, key);
+    return new AwsClientFactory(this.region, this.options, provider, key, this.observers);
+  }
+
+  /** Calls `observer` for every attempt of every AWS call of this factory's clients; returns a function that stops it. */
+  observeCalls(observer: CallObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   /** True when an endpoint override is in effect for the given SDK service id (e.g. `S3`). */
@@ -94,11 +118,12 @@ export class AwsClientFactory {
     let client = this.clients.get(key) as C | undefined;
     if (!client) {
       const isS3 = ClientClass.name === 'S3Client';
+      const maxAttempts = this.options.maxAttempts ?? 5;
       const config: Record<string, unknown> = {
         region,
         credentials: this.credentials,
-        retryMode: 'adaptive',
-        maxAttempts: this.options.maxAttempts ?? 5,
+        maxAttempts,
+        retryStrategy: this.adaptiveRetryStrategy(ClientClass.name, maxAttempts),
       };
       if (this.options.endpointUrl) config.endpoint = this.options.endpointUrl;
       if (isS3) {
@@ -110,6 +135,33 @@ export class AwsClientFactory {
       this.clients.set(key, client);
     }
     return client;
+  }
+
+  /** The SDK's adaptive retry strategy (retryMode `adaptive`), with its rate limiter reporting each attempt. */
+  private adaptiveRetryStrategy(client: string, maxAttempts: number): unknown {
+    const { AdaptiveRetryStrategy, DefaultRateLimiter } = require('@smithy/core/retry') as typeof SmithyRetry;
+    const limiter = new DefaultRateLimiter();
+    const observers = this.observers;
+    const rateLimiter: SmithyRetry.RateLimiter = {
+      getSendToken: () => limiter.getSendToken(),
+      updateClientSendingRate: (info: unknown) => {
+        limiter.updateClientSendingRate(info);
+        if (observers.size === 0) return;
+        // `{}` after a success; the RetryErrorInfo (with the SDK's error type) after a failed attempt.
+        const errorType = (info as { errorType?: string } | undefined)?.errorType;
+        const outcome =
+          errorType === undefined ? 'accepted' : errorType === 'THROTTLING' ? 'throttled' : undefined;
+        if (!outcome) return;
+        for (const observe of observers) {
+          try {
+            observe({ client, outcome });
+          } catch {
+            // An observer must not break the call it watches.
+          }
+        }
+      },
+    };
+    return new AdaptiveRetryStrategy(maxAttempts, { rateLimiter });
   }
 
   /** The caller's account and ARN (STS GetCallerIdentity), fetched once. */

@@ -62,7 +62,11 @@ export interface CdkdConfig {
   stateBucket?: string;
   statePrefix: string;
   lockTtlSeconds: number;
-  concurrency: number;
+  /**
+   * Cap on the resource operations of one stack in flight at once (`--concurrency`).
+   * Undefined: no cap beyond the adaptive limits (src/util/adaptive-concurrency.ts).
+   */
+  concurrency?: number;
   stackConcurrency: number;
   /** Path of the cdkd config file that was loaded, if any. */
   configFile?: string;
@@ -80,7 +84,6 @@ export const DEFAULTS = {
   output: 'cdk.out',
   statePrefix: 'cdkd',
   lockTtlSeconds: 30 * 60,
-  concurrency: 10,
   stackConcurrency: 4,
 } as const;
 
@@ -310,6 +313,7 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     parseNumber(env[ENV_VARS.stackConcurrency], ENV_VARS.stackConcurrency),
     cdkJson.cdkd.stackConcurrency,
   );
+  if (concurrency === undefined) sources.concurrency = 'default';
   const verbose = flags.verbose ?? false;
   sources.verbose = flags.verbose === undefined ? 'default' : 'cli-flag';
 
@@ -342,7 +346,7 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     stateBucket,
     statePrefix: withDefault('statePrefix', statePrefix),
     lockTtlSeconds: withDefault('lockTtlSeconds', lockTtlSeconds),
-    concurrency: withDefault('concurrency', concurrency),
+    concurrency,
     stackConcurrency: withDefault('stackConcurrency', stackConcurrency),
     configFile,
     sources,
