@@ -1,13 +1,12 @@
 /**
  * The one AWS client factory. Every AWS SDK v3 client cdkd (or a provider pack)
- * uses is built here: region, profile, the SDK credential chain, adaptive
+ * uses is built here: region, profile, the SDK credential chain, standard
  * retries, endpoint overrides. Clients are cached per (service, region,
  * credentials) so connections are reused across a deploy.
  *
- * Every client retries with the SDK's adaptive strategy and its own rate
- * limiter; the limiter sees each attempt's outcome as the SDK classifies it
- * (accepted, throttled, ...), and the factory passes that on to whoever
- * observes calls (the adaptive concurrency of resource operations).
+ * Every client retries with the SDK's standard strategy; each attempt's
+ * outcome, as the SDK classifies it (accepted, throttled, ...), goes to
+ * whoever observes calls (the adaptive concurrency of resource operations).
  *
  * Endpoint overrides use the SDK's own `AWS_ENDPOINT_URL` /
  * `AWS_ENDPOINT_URL_<SERVICE>` settings, which the SDK reads by itself; the
@@ -18,7 +17,12 @@ import type * as CredentialProviders from '@aws-sdk/credential-providers';
 import type * as StsModule from '@aws-sdk/client-sts';
 import type * as SmithyConfig from '@smithy/core/config';
 import type * as SmithyRetry from '@smithy/core/retry';
-import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import type {
+  AwsCredentialIdentity,
+  AwsCredentialIdentityProvider,
+  RetryStrategyV2,
+  StandardRetryToken,
+} from '@smithy/types';
 
 /** Anything constructed like an AWS SDK v3 client. */
 export type AwsClientClass<C> = new (config: Record<string, unknown>) => C;
@@ -29,7 +33,7 @@ export interface AwsClientFactoryOptions {
   profile?: string;
   /** Endpoint override for every service. */
   endpointUrl?: string;
-  /** SDK attempts per call (adaptive retry mode). Default 5. */
+  /** SDK attempts per call (standard retry strategy). Default 5. */
   maxAttempts?: number;
   env?: NodeJS.ProcessEnv;
 }
@@ -123,7 +127,7 @@ export class AwsClientFactory {
         region,
         credentials: this.credentials,
         maxAttempts,
-        retryStrategy: this.adaptiveRetryStrategy(ClientClass.name, maxAttempts),
+        retryStrategy: this.retryStrategy(ClientClass.name, maxAttempts),
       };
       if (this.options.endpointUrl) config.endpoint = this.options.endpointUrl;
       if (isS3) {
@@ -137,31 +141,38 @@ export class AwsClientFactory {
     return client;
   }
 
-  /** The SDK's adaptive retry strategy (retryMode `adaptive`), with its rate limiter reporting each attempt. */
-  private adaptiveRetryStrategy(client: string, maxAttempts: number): unknown {
-    const { AdaptiveRetryStrategy, DefaultRateLimiter } = require('@smithy/core/retry') as typeof SmithyRetry;
-    const limiter = new DefaultRateLimiter();
+  /**
+   * The SDK's standard retry strategy (its backoff, retry quota and error
+   * classification), reporting each attempt's outcome to the observers. Not the
+   * SDK's adaptive mode: its rate limiter cuts the send rate by 30 % on every
+   * throttled attempt, so a burst of throttles among many requests in flight
+   * collapses a client to half a call per second for tens of seconds; the
+   * adaptive concurrency backs off once per burst instead.
+   */
+  private retryStrategy(client: string, maxAttempts: number): RetryStrategyV2 {
+    const { StandardRetryStrategy } = require('@smithy/core/retry') as typeof SmithyRetry;
+    const standard = new StandardRetryStrategy(maxAttempts);
     const observers = this.observers;
-    const rateLimiter: SmithyRetry.RateLimiter = {
-      getSendToken: () => limiter.getSendToken(),
-      updateClientSendingRate: (info: unknown) => {
-        limiter.updateClientSendingRate(info);
-        if (observers.size === 0) return;
-        // `{}` after a success; the RetryErrorInfo (with the SDK's error type) after a failed attempt.
-        const errorType = (info as { errorType?: string } | undefined)?.errorType;
-        const outcome =
-          errorType === undefined ? 'accepted' : errorType === 'THROTTLING' ? 'throttled' : undefined;
-        if (!outcome) return;
-        for (const observe of observers) {
-          try {
-            observe({ client, outcome });
-          } catch {
-            // An observer must not break the call it watches.
-          }
+    const report = (outcome: CallOutcome['outcome']): void => {
+      for (const observe of observers) {
+        try {
+          observe({ client, outcome });
+        } catch {
+          // An observer must not break the call it watches.
         }
+      }
+    };
+    return {
+      acquireInitialRetryToken: (scope) => standard.acquireInitialRetryToken(scope),
+      refreshRetryTokenForRetry: (token, errorInfo) => {
+        if (errorInfo.errorType === 'THROTTLING') report('throttled');
+        return standard.refreshRetryTokenForRetry(token as StandardRetryToken, errorInfo);
+      },
+      recordSuccess: (token) => {
+        report('accepted');
+        standard.recordSuccess(token as StandardRetryToken);
       },
     };
-    return new AdaptiveRetryStrategy(maxAttempts, { rateLimiter });
   }
 
   /** The caller's account and ARN (STS GetCallerIdentity), fetched once. */
