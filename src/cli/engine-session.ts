@@ -1,7 +1,8 @@
 /**
  * What deploy, destroy and diff need for one invocation, built once: the client
  * factory, the state store, the provider registry (every installed pack's
- * `cdkd:providers` hook), the provisioner, the progress renderer, and Ctrl-C
+ * `cdkd:providers` hook), the provisioner (with the Cloud Control timings of
+ * earlier runs, saved again on close), the progress renderer, and Ctrl-C
  * handling (the first SIGINT/SIGTERM stops new work and lets the command save
  * state and release its lock; the second exits at once).
  */
@@ -9,6 +10,8 @@ import type { Config } from '@oclif/core';
 import type { AwsClientFactory } from '../config/aws-clients';
 import type { CdkdConfig } from '../config/config';
 import { ResourceProvisioner } from '../engine/provisioner';
+import { pollHistoryPath, readPollHistory, writePollHistory } from '../provisioning/poll-history';
+import { PollSchedule } from '../provisioning/poll-schedule';
 import { SchemaStore } from '../provisioning/schema-store';
 import { openStateStore, createClientFactory } from '../state/state-store';
 import type { StateStore } from '../state/state-store';
@@ -56,11 +59,14 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
   const schemas = SchemaStore.default();
   const registry = await loadProviderRegistry(options.oclifConfig, { schemas });
   for (const problem of registry.problems) logger.warn(problem.message);
+  const historyFile = pollHistoryPath(options.oclifConfig.cacheDir);
+  const endpoint = factory.endpointOverride('CloudControl') ?? 'aws';
   const provisioner = new ResourceProvisioner({
     registry,
     schemas,
     factory,
     logger,
+    cloudControl: { schedule: new PollSchedule({ history: readPollHistory(historyFile, endpoint) }) },
     onRetry: (logicalId, err, attempt) =>
       logger.debug(`${logicalId}: retrying after ${(err as Error).name ?? 'error'} (attempt ${attempt})`),
   });
@@ -100,6 +106,11 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     close: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      try {
+        writePollHistory(historyFile, endpoint, provisioner.pollHistory());
+      } catch (err) {
+        logger.debug(`Could not save Cloud Control timings to ${historyFile}: ${(err as Error).message}`);
+      }
       renderer.close();
     },
   };

@@ -107,12 +107,16 @@ export class AwsClientFactory {
 
   /** True when an endpoint override is in effect for the given SDK service id (e.g. `S3`). */
   hasEndpointOverride(serviceId?: string): boolean {
+    return this.endpointOverride(serviceId) !== undefined;
+  }
+
+  /** The endpoint override in effect for the given SDK service id (e.g. `CloudControl`), if any. */
+  endpointOverride(serviceId?: string): string | undefined {
     const env = this.options.env ?? process.env;
-    if (this.options.endpointUrl) return true;
-    if (/^true$/i.test(env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS ?? '')) return false;
-    if (env.AWS_ENDPOINT_URL) return true;
-    if (serviceId && env[`AWS_ENDPOINT_URL_${serviceId.toUpperCase().replace(/[ -]/g, '_')}`]) return true;
-    return false;
+    if (this.options.endpointUrl) return this.options.endpointUrl;
+    if (/^true$/i.test(env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS ?? '')) return undefined;
+    const specific = serviceId && env[`AWS_ENDPOINT_URL_${serviceId.toUpperCase().replace(/[ -]/g, '_')}`];
+    return specific || env.AWS_ENDPOINT_URL || undefined;
   }
 
   /** The cached client of this class for the region. */

@@ -108,6 +108,11 @@ export class ResourceProvisioner {
     }, cap);
   }
 
+  /** What this run learnt of Cloud Control request durations, for the next run. */
+  pollHistory(): ReturnType<PollSchedule['history']> {
+    return this.schedule.history();
+  }
+
   /** Pools and Cloud Control checks of this run so far. */
   stats(): ProvisioningStats {
     return { pools: this.concurrency.stats(), cloudControl: this.schedule.stats() };
