@@ -131,7 +131,8 @@ async function runPhase(p) {
       (n, [op, count]) => n + Number(count) - Number(throttledBefore?.[op] ?? 0),
       0,
     );
-  const pool = payload.provisioning.pools['cloud-control'];
+  // A baseline build (--cdkd) may report no pools.
+  const pool = payload.provisioning?.pools['cloud-control'] ?? {};
   return {
     phase: p.phase,
     loadAverage: Number(load.toFixed(2)),
@@ -144,7 +145,7 @@ async function runPhase(p) {
       ((ops['cloudcontrol:GetResourceRequestStatus'] ?? 0) / mutations).toFixed(2),
     ),
     calls: { total: requests.total, byOperation: ops },
-    cdkdChecks: payload.provisioning.cloudControl,
+    cdkdChecks: payload.provisioning?.cloudControl ?? [],
     peakInFlight: pool.peakInFlight,
     limitAtEnd: pool.limit,
     throttles: pool.throttles,
@@ -242,9 +243,9 @@ function report(results) {
       p.ratio.toFixed(3),
       p.statusChecksPerOperation.toFixed(2),
       `${p.perResource.mean.toFixed(3)}, ${p.perResource.worst.toFixed(3)}`,
-      p.peakInFlight,
-      `${p.throttles} / ${p.emulatorThrottled ?? 'n/a'}`,
-      `${p.backoffs}, ${p.limitAtEnd}`,
+      p.peakInFlight ?? 'n/a',
+      `${p.throttles ?? 'n/a'} / ${p.emulatorThrottled ?? 'n/a'}`,
+      p.backoffs === undefined ? 'n/a' : `${p.backoffs}, ${p.limitAtEnd}`,
     ]),
   );
   const main = lib.markdownTable(

@@ -97,6 +97,9 @@ export function scheduleKey(typeName: string, operation: RequestOperation): stri
 
 type Resolved = Required<Omit<PollScheduleOptions, 'history'>>;
 
+/** Longer half round trips of a check are not used to time the next checks. */
+const MAX_HALF_ROUND_TRIP_MS = 1000;
+
 /** Why a check goes out when it does; decides what its answer teaches. */
 type CheckKind = 'scout' | 'waiting' | 'probe' | 'expected' | 'overdue';
 
@@ -388,9 +391,12 @@ export class PollTicket {
     const now = this.options.clock.now();
     const sent = this.lastSentAt ?? now;
     const half = (now - sent) / 2;
-    this.halfRoundTripMs = half;
-    const known = this.known.halfRoundTripMs;
-    this.known.halfRoundTripMs = known === undefined ? half : known + (half - known) / 8;
+    // A check the SDK had to retry took its backoff too: that is no round trip to learn from.
+    if (half <= MAX_HALF_ROUND_TRIP_MS) {
+      this.halfRoundTripMs = half;
+      const known = this.known.halfRoundTripMs;
+      this.known.halfRoundTripMs = known === undefined ? half : known + (half - known) / 8;
+    }
     return sent + half - this.startedAt;
   }
 
