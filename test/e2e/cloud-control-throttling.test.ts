@@ -1,7 +1,8 @@
 /**
- * A burst of Cloud Control throttling while deploying and destroying a wide
- * stack through the built CLI: the run succeeds with every resource made once,
- * cdkd counted the throttled calls and backed its Cloud Control limit off.
+ * Cloud Control throttling while deploying and destroying a wide stack through
+ * the built CLI: a burst of ThrottlingException (fault injection), then the
+ * emulator's modelled rate limits. Each run succeeds with every resource made
+ * once; cdkd counted the throttled calls and backed its Cloud Control limit off.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -79,5 +80,35 @@ describe('Cloud Control throttling', () => {
     await expectThrottledAndBackedOff(JSON.parse(result.stdout) as JsonRun);
     expect(await h.readState(STACK)).toBeUndefined();
     expect(await h.appInventory()).toEqual([]);
+  });
+
+  it('deploys and destroys within Cloud Control rate limits, with a bounded number of throttles', async () => {
+    await h.emulator.control.setCloudControlRateLimits({
+      enabled: true,
+      limits: {
+        CreateResource: { rate: 8, burst: 8 },
+        DeleteResource: { rate: 8, burst: 8 },
+        GetResourceRequestStatus: { rate: 15, burst: 15 },
+        GetResource: { rate: 15, burst: 15 },
+      },
+    });
+    for (const args of [
+      ['deploy', '--app', assembly, '--json', '--progress', 'events'],
+      ['destroy', '--app', assembly, '--force', '--json', '--progress', 'events'],
+    ]) {
+      const result = await h.cdkd(args);
+      expectExit(result);
+      const run = JSON.parse(result.stdout) as JsonRun;
+      const summary = run.stacks[0].summary;
+      expect(args[0] === 'deploy' ? summary.created : summary.deleted).toBe(SIZE);
+      const pool = run.provisioning.pools['cloud-control'];
+      expect(pool.throttles).toBeGreaterThan(0);
+      // Backing off keeps throttles to a fraction of the calls: at most one per resource here.
+      expect(pool.throttles).toBeLessThanOrEqual(SIZE);
+      expect(pool.backoffs).toBeGreaterThanOrEqual(1);
+    }
+    expect(await h.appInventory()).toEqual([]);
+    const { throttled } = await h.emulator.control.cloudControlRateLimits();
+    expect(Object.values(throttled).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,9 @@
 /** Cloud Control's modelled rate limits: token buckets per account, region and operation. */
+import { CloudControlClient, ListResourcesCommand } from '@aws-sdk/client-cloudcontrol';
 import { CloudControlRateLimits, DEFAULT_RATE_LIMITS } from '../src/services/cloudcontrol/rate-limits';
+import { clientConfig, useEmulator } from './helpers';
+
+const ctx = useEmulator();
 
 function setup() {
   let now = 0;
@@ -60,5 +64,44 @@ describe('Cloud Control rate limits', () => {
     expect(() => limits.configure({ enabled: 'yes' })).toThrow(/boolean/);
     limits.reset();
     expect(limits.view()).toEqual({ enabled: false, limits: DEFAULT_RATE_LIMITS, throttled: {} });
+  });
+});
+
+describe('Cloud Control rate limits through the control API and the SDK', () => {
+  beforeEach(() => ctx.emulator.control.reset());
+
+  it('answer ThrottlingException "Rate exceeded" past the burst, a code the SDK retries as throttling', async () => {
+    const cc = new CloudControlClient({ ...clientConfig(ctx.emulator), maxAttempts: 1 });
+    const view = await ctx.emulator.control.setCloudControlRateLimits({
+      enabled: true,
+      limits: { ListResources: { rate: 0.001, burst: 2 } },
+    });
+    expect(view.enabled).toBe(true);
+    const list = () => cc.send(new ListResourcesCommand({ TypeName: 'AWS::SNS::Topic' }));
+    await list();
+    await list();
+    await expect(list()).rejects.toMatchObject({
+      name: 'ThrottlingException',
+      message: 'Rate exceeded',
+      $metadata: { httpStatusCode: 400 },
+    });
+    expect((await ctx.emulator.control.cloudControlRateLimits()).throttled).toEqual({ ListResources: 1 });
+
+    // Off again (and by reset): nothing is throttled.
+    await ctx.emulator.control.setCloudControlRateLimits({ enabled: false });
+    await list();
+    await ctx.emulator.control.reset();
+    expect(await ctx.emulator.control.cloudControlRateLimits()).toEqual({
+      enabled: false,
+      limits: DEFAULT_RATE_LIMITS,
+      throttled: {},
+    });
+    cc.destroy();
+  });
+
+  it('refuses bad figures with 400', async () => {
+    await expect(
+      ctx.emulator.control.setCloudControlRateLimits({ limits: { CreateResource: { rate: -1, burst: 1 } } }),
+    ).rejects.toThrow(/rate > 0/);
   });
 });

@@ -12,7 +12,10 @@
  * a handler, so those are modelled lower. Every figure can be set through the
  * control API.
  */
+import { badRequest, body } from '../../control/routes';
 import { AwsError } from '../../core/errors';
+import { jsonResponse } from '../../core/http';
+import type { ControlRouter, Operations } from '../../core/service';
 
 /** A token bucket: `rate` tokens per second, at most `burst` saved up. */
 export interface RateLimit {
@@ -63,10 +66,10 @@ export class CloudControlRateLimits {
    */
   configure(update: { enabled?: unknown; limits?: unknown }): RateLimitsView {
     if (update.enabled !== undefined && typeof update.enabled !== 'boolean')
-      throw new AwsError('BadRequest', '"enabled" is a boolean');
+      throw badRequest('"enabled" is a boolean');
     if (update.limits !== undefined) {
       if (typeof update.limits !== 'object' || update.limits === null)
-        throw new AwsError('BadRequest', '"limits" maps operation names to { rate, burst } or null');
+        throw badRequest('"limits" maps operation names to { rate, burst } or null');
       const next = { ...this.limits };
       for (const [operation, limit] of Object.entries(update.limits as Record<string, unknown>)) {
         if (limit === null) {
@@ -75,7 +78,7 @@ export class CloudControlRateLimits {
         }
         const { rate, burst } = (limit ?? {}) as Partial<RateLimit>;
         if (typeof rate !== 'number' || !(rate > 0) || typeof burst !== 'number' || !(burst >= 1))
-          throw new AwsError('BadRequest', `limits.${operation}: expected { rate > 0, burst >= 1 }`);
+          throw badRequest(`limits.${operation}: expected { rate > 0, burst >= 1 }`);
         next[operation] = { rate, burst };
       }
       this.limits = next;
@@ -111,4 +114,25 @@ export class CloudControlRateLimits {
     this.throttled[operation] = (this.throttled[operation] ?? 0) + 1;
     throw new AwsError('ThrottlingException', 'Rate exceeded', 400);
   }
+}
+
+/** The operations, each admitted by the limits before it runs. */
+export function rateLimited(operations: Operations, limits: CloudControlRateLimits): Operations {
+  return Object.fromEntries(
+    Object.entries(operations).map(([name, handler]) => [
+      name,
+      (ctx, input) => {
+        limits.admit(ctx.account, ctx.region, name);
+        return handler(ctx, input);
+      },
+    ]),
+  );
+}
+
+/** `GET` / `PUT /_emulator/cloudcontrol/rate-limits`. */
+export function rateLimitRoutes(router: ControlRouter, limits: CloudControlRateLimits): void {
+  router.add('GET', /^\/_emulator\/cloudcontrol\/rate-limits$/, () => jsonResponse(200, limits.view()));
+  router.add('PUT', /^\/_emulator\/cloudcontrol\/rate-limits$/, (req) =>
+    jsonResponse(200, limits.configure(body(req) as { enabled?: unknown; limits?: unknown })),
+  );
 }
