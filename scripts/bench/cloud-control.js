@@ -10,11 +10,11 @@
  *                                       [--rate-limits off,on] [--call-ms 50] [--op-ms 2000|per-type]
  *                                       [--concurrency N] [--out FILE] [--cdkd DIR] [--events DIR]
  *
- * Latency profile (control API, set after bootstrap and synthesis): every API
- * call --call-ms (default 50 ms); every Cloud Control create/update/delete
- * --op-ms from the request to SUCCESS (default 2000 ms; `per-type`: SSM
- * Parameter 1 s, SNS Topic 2 s, Logs LogGroup 3 s, Events EventBus 4 s, ECR
- * Repository 5 s).
+ * Latency profile (the emulator's `flat` profile, set after bootstrap and
+ * synthesis): every API call --call-ms (default 50 ms); every Cloud Control
+ * create/update/delete --op-ms from the request to SUCCESS (default 2000 ms;
+ * `per-type`: SSM Parameter 1 s, SNS Topic 2 s, Logs LogGroup 3 s, Events
+ * EventBus 4 s, ECR Repository 5 s).
  *
  * Per configuration, on a fresh emulator: deploy (create every resource), then
  * destroy. Reported per phase: cdkd's elapsedMs and the process wall time; the
@@ -185,13 +185,11 @@ function runConfiguration(c) {
       return { weight, criticalPathMs, boundMs: criticalPathMs + SERIAL_CALLS_OUTSIDE_GRAPH * c.callMs };
     };
 
-    await emulator.control('PUT', 'latency', [{ service: '*', ms: c.callMs }]);
-    if (c.opMs === 'per-type') {
-      for (const [type, ms] of Object.entries(ORCHESTRATION_LATENCY_MS))
-        await emulator.control('PUT', `cloudcontrol/types/${encodeURIComponent(type)}`, { latencyMs: ms });
-    } else {
-      await emulator.control('PUT', `cloudcontrol/types/${encodeURIComponent('*')}`, { latencyMs: c.opMs });
-    }
+    await lib.setLatencyProfile(
+      emulator,
+      c.callMs,
+      c.opMs === 'per-type' ? ORCHESTRATION_LATENCY_MS : c.opMs,
+    );
     if (c.rateLimits) {
       try {
         await emulator.control('PUT', 'cloudcontrol/rate-limits', { enabled: true });
@@ -322,18 +320,8 @@ async function main() {
     process.stderr.write(`--rate-limits takes off and/or on (got "${o['rate-limits']}")\n`);
     process.exit(2);
   }
-  const callMs = Number(o['call-ms']);
-  if (!Number.isInteger(callMs) || callMs < 0) {
-    process.stderr.write(`--call-ms takes a whole number of milliseconds >= 0 (got "${o['call-ms']}")\n`);
-    process.exit(2);
-  }
-  const opMs = o['op-ms'] === 'per-type' ? 'per-type' : Number(o['op-ms']);
-  if (opMs !== 'per-type' && (!Number.isInteger(opMs) || opMs < 0)) {
-    process.stderr.write(
-      `--op-ms takes a whole number of milliseconds or "per-type" (got "${o['op-ms']}")\n`,
-    );
-    process.exit(2);
-  }
+  const callMs = lib.wholeMilliseconds(o['call-ms'], 'call-ms');
+  const opMs = o['op-ms'] === 'per-type' ? 'per-type' : lib.wholeMilliseconds(o['op-ms'], 'op-ms');
   if (o.concurrency) lib.positiveIntegers(o.concurrency, 'concurrency');
   lib.useCdkd(o.cdkd || undefined);
   lib.ensureBuilt();

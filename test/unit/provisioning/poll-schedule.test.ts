@@ -192,11 +192,11 @@ describe('PollSchedule', () => {
   });
 
   it('rejects a wait when its signal is aborted', async () => {
-    const { schedule } = setup();
+    const { clock, schedule } = setup();
     const ticket = schedule.begin('AWS::SNS::Topic', 'CREATE');
     await ticket.next();
     const controller = new AbortController();
-    const waiting = ticket.next(new Date(Date.now() + 60_000), controller.signal);
+    const waiting = ticket.next(new Date(clock.now() + 60_000), controller.signal);
     controller.abort(new Error('interrupted'));
     await expect(waiting).rejects.toThrow('interrupted');
     ticket.end();
