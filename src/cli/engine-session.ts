@@ -2,7 +2,8 @@
  * What deploy, destroy, diff and watch need for one invocation, built once: the
  * client factory (acting as `--role-arn` when given), the state store, the
  * provider registry (every installed pack's `cdkd:providers` hook), the
- * provisioner, the progress renderer, who can answer questions, and Ctrl-C
+ * provisioner (with the Cloud Control timings of earlier runs, saved again on
+ * close), the progress renderer, who can answer questions, and Ctrl-C
  * handling (the first SIGINT/SIGTERM stops new work and lets the command save
  * state and release its locks; the second exits at once, naming the locks that
  * may be left).
@@ -13,6 +14,8 @@ import type { CdkdConfig } from '../config/config';
 import { STACK_EVENT } from '../engine/events';
 import type { StackEvent } from '../engine/events';
 import { ResourceProvisioner } from '../engine/provisioner';
+import { pollHistoryPath, readPollHistory, writePollHistory } from '../provisioning/poll-history';
+import { PollSchedule } from '../provisioning/poll-schedule';
 import { SchemaStore } from '../provisioning/schema-store';
 import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import type { StateStore } from '../state/state-store';
@@ -68,11 +71,14 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
   const schemas = SchemaStore.default();
   const registry = await loadProviderRegistry(options.oclifConfig, { schemas });
   for (const problem of registry.problems) logger.warn(problem.message);
+  const historyFile = pollHistoryPath(options.oclifConfig.cacheDir);
+  const endpoint = factory.endpointOverride('CloudControl') ?? 'aws';
   const provisioner = new ResourceProvisioner({
     registry,
     schemas,
     factory,
     logger,
+    cloudControl: { schedule: new PollSchedule({ history: readPollHistory(historyFile, endpoint) }) },
     onRetry: (logicalId, err, attempt) =>
       logger.debug(`${logicalId}: retrying after ${(err as Error).name ?? 'error'} (attempt ${attempt})`),
   });
@@ -110,6 +116,11 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     close: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      try {
+        writePollHistory(historyFile, endpoint, provisioner.pollHistory());
+      } catch (err) {
+        logger.debug(`Could not save Cloud Control timings to ${historyFile}: ${(err as Error).message}`);
+      }
       renderer.close();
     },
   };

@@ -84,7 +84,7 @@ Stacks deploy in dependency order (the app's dependencies and its cross-stack re
           }
         }
         if (!result.ok) throw renderDeployFailure(result);
-        return deployReport(result);
+        return { ...deployReport(result), provisioning: session.provisioner.stats() };
       } finally {
         await assembly.dispose();
       }

@@ -87,7 +87,11 @@ export interface CdkdConfig {
   stateBucket?: string;
   statePrefix: string;
   lockTtlSeconds: number;
-  concurrency: number;
+  /**
+   * Cap on the resource operations of one stack in flight at once (`--concurrency`).
+   * Undefined: no cap beyond the adaptive limits (src/util/adaptive-concurrency.ts).
+   */
+  concurrency?: number;
   stackConcurrency: number;
   requireApproval: RequireApproval;
   /**
@@ -119,7 +123,6 @@ export const DEFAULTS = {
   output: 'cdk.out',
   statePrefix: 'cdkd',
   lockTtlSeconds: 30 * 60,
-  concurrency: 10,
   stackConcurrency: 4,
   requireApproval: 'broadening',
 } as const;
@@ -455,6 +458,7 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
   }
   const roleArn = pick('roleArn', flags.roleArn, undefined, cdkJson.cdkd.roleArn ?? cdkJson.roleArn);
   const tags = resolveTags(flags.tags, file.tags, cdkJson, sources);
+  if (concurrency === undefined) sources.concurrency = 'default';
   const verbose = flags.verbose ?? false;
   sources.verbose = flags.verbose === undefined ? 'default' : 'cli-flag';
   if (region !== undefined) assertRegionName(region, sourceLabel(sources.region));
@@ -488,7 +492,7 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     stateBucket,
     statePrefix: withDefault('statePrefix', statePrefix),
     lockTtlSeconds: withDefault('lockTtlSeconds', lockTtlSeconds),
-    concurrency: withDefault('concurrency', concurrency),
+    concurrency,
     stackConcurrency: withDefault('stackConcurrency', stackConcurrency),
     requireApproval: withDefault('requireApproval', requireApproval) as RequireApproval,
     tags,
