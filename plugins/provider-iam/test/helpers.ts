@@ -12,6 +12,9 @@ import { buildCreateContext } from '../../../src/provisioning/create-context';
 import { createProviderContext } from '../../../src/provisioning/provider-context';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 
+// A project's testTimeout does not apply to a file run from the root; an emulator call under load can take seconds.
+jest.setTimeout(60_000);
+
 export const REGION = 'eu-west-1';
 export const ACCOUNT = '123456789012';
 export const STACK = 'IamPackTest';
