@@ -22,7 +22,7 @@ import type {
   ResourceProvider,
   ResourceUpdateResult,
   UpdateContext,
-} from 'cdkd/plugin-api';
+} from '@cdkd/plugin-api';
 import { errorName, isQueueNotFound } from './sqs-errors';
 import {
   attributesForUpdate,
