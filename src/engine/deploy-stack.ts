@@ -149,7 +149,7 @@ export async function deployStack(
   // Fast path: plan against the current record without the lock.
   const before = await store.backend.getState(stackName, region);
   const preview = await planStack({ template, state: before?.state, schemas: lookup, resolverEnv: env });
-  assertProvisionable(preview, provisioner, stackName);
+  provisioner.assertProvisionable(preview, before?.state.resources ?? {});
   if (
     !preview.hasChanges &&
     before &&
@@ -292,12 +292,7 @@ export async function deployStack(
       const properties = await withSecrets(resolved.properties);
       let routed: RoutedProvider;
       try {
-        routed = provisioner.route(
-          type,
-          properties,
-          region,
-          action === 'UPDATE' ? record?.provisionedBy : undefined,
-        );
+        routed = provisioner.route(type, properties, region, action === 'UPDATE' ? record : undefined);
       } catch (err) {
         emit({ logicalId, resourceType: type, action, status: 'failed', reason: (err as Error).message });
         throw err;
@@ -361,7 +356,7 @@ export async function deployStack(
             properties: created.effectiveProperties ?? resolved.properties,
             physicalId: created.physicalId,
             attributes: created.attributes ?? {},
-            provisionedBy: routed.provisionedBy,
+            ...routed.provenance,
           };
           pending.delete(logicalId);
           if (action === 'REPLACE') {
@@ -395,7 +390,7 @@ export async function deployStack(
             properties: updated.effectiveProperties ?? resolved.properties,
             physicalId: updated.physicalId,
             attributes: updated.attributes ?? record!.attributes ?? {},
-            provisionedBy: routed.provisionedBy,
+            ...routed.provenance,
           };
           if (!resolved.deletionPolicy) delete working[logicalId].deletionPolicy;
           if (!resolved.updateReplacePolicy) delete working[logicalId].updateReplacePolicy;
@@ -620,32 +615,6 @@ export async function deployStack(
   } finally {
     await lock.release();
   }
-}
-
-/**
- * Refuses, before anything is locked or changed, a stack with resources no
- * installed provider and no Cloud Control schema can provision (custom
- * resources, nested stacks, misspelt types), naming each one.
- */
-function assertProvisionable(plan: StackPlan, provisioner: ResourceProvisioner, stackName: string): void {
-  const missing = plan.resources.filter(
-    (r) => r.action !== 'NO_CHANGE' && r.action !== 'DELETE' && !provisioner.canProvision(r.resourceType),
-  );
-  if (missing.length === 0) return;
-  const describe = (type: string): string =>
-    type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource'
-      ? 'custom resources are not supported by this version of cdkd yet'
-      : type === 'AWS::CloudFormation::Stack'
-        ? 'nested stacks are not supported by this version of cdkd yet'
-        : 'no provider pack handles it and it is not a CloudFormation resource type cdkd knows';
-  throw new CdkdError(
-    `${stackName} cannot be deployed: ${missing.map((r) => `${r.logicalId} (${r.resourceType}): ${describe(r.resourceType)}`).join('; ')}. Nothing was changed.`,
-    {
-      code: 'UNSUPPORTED_RESOURCE_TYPE',
-      remedy:
-        'Remove these resources from the stack, install a provider pack that registers their types (cdkd plugins install), or deploy this stack with the CDK CLI.',
-    },
-  );
 }
 
 export function describeSummary(s: StackSummary): string {

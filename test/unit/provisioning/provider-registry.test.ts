@@ -272,13 +272,35 @@ describe('ProviderRegistry routing', () => {
     });
   });
 
-  it('keeps a resource pinned to Cloud Control; sdk or absent re-decides', () => {
-    expect(registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }, 'cc-api')).toMatchObject({
+  it('keeps a resource on Cloud Control when its pack does not address it by the Cloud Control identifier', () => {
+    expect(
+      registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }, { provisionedBy: 'cc-api' }),
+    ).toMatchObject({
       route: 'cc-api',
       reason: expect.stringMatching(/provisionedBy: cc-api/),
     });
-    expect(registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }, 'sdk').route).toBe('sdk');
-    expect(registry.providerFor('AWS::SQS::Queue', { DelaySeconds: 1 }, 'sdk').route).toBe('cc-api');
+  });
+
+  it('routes a record without pack provenance as before: the type pack when it handles the properties', () => {
+    expect(registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }, { provisionedBy: 'sdk' }).route).toBe(
+      'sdk',
+    );
+    expect(registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }, {}).route).toBe('sdk');
+  });
+
+  it("refuses to move a pack's resource to Cloud Control when its ids are not Cloud Control identifiers", () => {
+    const decision = registry.providerFor(
+      'AWS::SQS::Queue',
+      { DelaySeconds: 1 },
+      { provisionedBy: 'sdk', providerPack: '@cdkd/provider-sqs', providerPackVersion: '0.1.0' },
+    );
+    expect(decision).toMatchObject({
+      route: 'refused',
+      reason: expect.stringContaining(
+        "the template sets DelaySeconds, which @cdkd/provider-sqs does not handle for AWS::SQS::Queue, and it cannot move: @cdkd/provider-sqs's physical ids are not Cloud Control identifiers",
+      ),
+      remedy: expect.stringContaining('Upgrade @cdkd/provider-sqs to a version that handles DelaySeconds'),
+    });
   });
 
   it('creates one SDK provider per registration and region', () => {
