@@ -1,7 +1,8 @@
 /**
- * What deploy, destroy and diff need for one invocation, built once: the client
+ * What deploy and destroy need for one invocation, built once: the client
  * factory, the state store, the provider registry (every installed pack's
- * `cdkd:providers` hook), the provisioner, the progress renderer, and Ctrl-C
+ * `cdkd:providers` hook; refused while a declared pack is not ready), the
+ * provisioner, the progress renderer, and Ctrl-C
  * handling (the first SIGINT/SIGTERM stops new work and lets the command save
  * state and release its lock; the second exits at once).
  */
@@ -9,7 +10,7 @@ import type { Config } from '@oclif/core';
 import type { AwsClientFactory } from '../config/aws-clients';
 import type { CdkdConfig } from '../config/config';
 import { ResourceProvisioner } from '../engine/provisioner';
-import { SchemaStore } from '../provisioning/schema-store';
+import type { SchemaStore } from '../provisioning/schema-store';
 import { openStateStore, createClientFactory } from '../state/state-store';
 import type { StateStore } from '../state/state-store';
 import { ProgressRenderer, chooseProgressMode } from '../ui/progress';
@@ -17,7 +18,7 @@ import type { IoHost, Logger } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { defaultEnvironmentOf, synthesize } from '../synth/synthesize';
 import type { SynthesizedAssembly } from '../synth/cloud-assembly';
-import { loadProviderRegistry } from './load-provider-packs';
+import { checkPacks, loadPacks } from './load-provider-packs';
 
 export interface EngineSession {
   config: CdkdConfig;
@@ -26,6 +27,7 @@ export interface EngineSession {
   logger: Logger;
   factory: AwsClientFactory;
   store: StateStore;
+  /** The catalogue plus the org-internal types the packs bring. */
   schemas: SchemaStore;
   provisioner: ResourceProvisioner;
   /** Aborted by the first SIGINT / SIGTERM. */
@@ -42,6 +44,8 @@ export interface EngineSessionOptions {
   progress?: string;
   /** The command the interrupt hint names. Default: `cdkd force-unlock <stack>`. */
   unlockHint?: string;
+  /** The command, for the message refusing packs that are not ready. */
+  command: string;
 }
 
 export async function openEngineSession(options: EngineSessionOptions): Promise<EngineSession> {
@@ -51,11 +55,19 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     verbose: config.verbose,
   });
   const logger = createLogger(renderer);
-  const factory = await createClientFactory(config);
-  const store = await openStateStore({ config, logger, factory });
-  const schemas = SchemaStore.default();
-  const registry = await loadProviderRegistry(options.oclifConfig, { schemas });
-  for (const problem of registry.problems) logger.warn(problem.message);
+  let registry, factory, store;
+  try {
+    // Packs first: a declared pack that is not ready refuses the command before any AWS call.
+    const packs = await loadPacks(options.oclifConfig, config);
+    checkPacks(packs, logger, { strict: config.strictPacks, command: options.command });
+    registry = packs.registry;
+    factory = await createClientFactory(config);
+    store = await openStateStore({ config, logger, factory });
+  } catch (err) {
+    renderer.close();
+    throw err;
+  }
+  const schemas = registry.schemas;
   const provisioner = new ResourceProvisioner({
     registry,
     schemas,

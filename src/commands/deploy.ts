@@ -1,5 +1,12 @@
 import { Flags } from '@oclif/core';
-import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
+import {
+  appConfigFlags,
+  appFlags,
+  packConfigFlags,
+  packFlags,
+  stackSelectionFlags,
+  stackSelector,
+} from '../cli/app-flags';
 import { CdkdCommand } from '../cli/base-command';
 import { openEngineSession } from '../cli/engine-session';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
@@ -37,6 +44,7 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
     ...stackSelectionFlags,
     ...stateFlags,
     ...engineFlags,
+    ...packFlags,
     'stack-concurrency': Flags.integer({
       description: 'Stacks deployed at once when independent (default: 4)',
       min: 1,
@@ -53,6 +61,7 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
     const config = this.resolveConfig(flags, {
       ...appConfigFlags(flags),
       ...stateConfigFlags(flags),
+      ...packConfigFlags(flags),
       concurrency: flags.concurrency,
       stackConcurrency: flags['stack-concurrency'],
     });
@@ -61,6 +70,7 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
       config,
       oclifConfig: this.config,
       progress: flags.progress,
+      command: 'deploy',
     });
     try {
       const assembly = await session.synthesize();

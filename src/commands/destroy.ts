@@ -1,5 +1,12 @@
 import { Flags } from '@oclif/core';
-import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
+import {
+  appConfigFlags,
+  appFlags,
+  packConfigFlags,
+  packFlags,
+  stackSelectionFlags,
+  stackSelector,
+} from '../cli/app-flags';
 import { CdkdCommand } from '../cli/base-command';
 import { confirmIfInteractive } from '../cli/confirm';
 import { openEngineSession } from '../cli/engine-session';
@@ -24,6 +31,7 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
     ...stackSelectionFlags,
     ...stateFlags,
     ...engineFlags,
+    ...packFlags,
     force: Flags.boolean({ char: 'f', description: 'Do not ask for confirmation', default: false }),
   };
 
@@ -32,12 +40,14 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
     const config = this.resolveConfig(flags, {
       ...appConfigFlags(flags),
       ...stateConfigFlags(flags),
+      ...packConfigFlags(flags),
       concurrency: flags.concurrency,
     });
     const session = await openEngineSession({
       config,
       oclifConfig: this.config,
       progress: flags.progress,
+      command: 'destroy',
     });
     try {
       const assembly = await session.synthesize();

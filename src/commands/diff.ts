@@ -1,9 +1,16 @@
 import { Flags } from '@oclif/core';
-import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
+import {
+  appConfigFlags,
+  appFlags,
+  packConfigFlags,
+  packFlags,
+  stackSelectionFlags,
+  stackSelector,
+} from '../cli/app-flags';
 import { CdkdCommand } from '../cli/base-command';
+import { checkPacks, loadPacks } from '../cli/load-provider-packs';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { diffApp } from '../engine/diff-app';
-import { SchemaStore } from '../provisioning/schema-store';
 import { openStateStore, createClientFactory } from '../state/state-store';
 import { defaultEnvironmentOf, synthesize } from '../synth/synthesize';
 import { parseParameterArgs, validateParameterAssignments } from '../template/parameters';
@@ -28,6 +35,7 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
     ...appFlags,
     ...stackSelectionFlags,
     ...stateFlags,
+    ...packFlags,
     fail: Flags.boolean({ description: 'Exit with code 1 when there are changes', default: false }),
     parameters: Flags.string({
       description: 'Template parameter, as Stack:Name=value or Name=value (repeatable)',
@@ -37,9 +45,16 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
 
   async run(): Promise<unknown> {
     const { flags, argv } = await this.parse(Diff);
-    const config = this.resolveConfig(flags, { ...appConfigFlags(flags), ...stateConfigFlags(flags) });
+    const config = this.resolveConfig(flags, {
+      ...appConfigFlags(flags),
+      ...stateConfigFlags(flags),
+      ...packConfigFlags(flags),
+    });
     const ioHost = this.ioHost(config.verbose);
     const logger = this.logger(config.verbose);
+    // The plan reads the schemas of the org-internal types the packs bring; a declared pack must be ready.
+    const packs = await loadPacks(this.config, config);
+    checkPacks(packs, logger, { strict: config.strictPacks, command: 'diff' });
     const factory = await createClientFactory(config);
     const store = await openStateStore({ config, logger, factory });
     const assembly = await synthesize({
@@ -58,7 +73,7 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
           template: parseTemplate(s.template, `template of ${s.displayPath}`),
         })),
       );
-      plans = await diffApp({ stacks, store, schemas: SchemaStore.default(), factory, parameters });
+      plans = await diffApp({ stacks, store, schemas: packs.registry.schemas, factory, parameters });
     } finally {
       await assembly.dispose();
     }

@@ -33,6 +33,7 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
       oclifConfig: this.config,
       progress: flags.progress,
       unlockHint: `cdkd force-unlock ${args.stack}`,
+      command: 'state destroy',
     });
     try {
       const region = await resolveStackRegion(session.store, args.stack, flags.region, config.region);
