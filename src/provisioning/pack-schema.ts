@@ -20,6 +20,7 @@ const POINTER_LISTS = [
   'createOnlyProperties',
   'conditionalCreateOnlyProperties',
   'writeOnlyProperties',
+  'deprecatedProperties',
 ] as const;
 
 export type PackSchemaResult = { schema: CfnResourceSchema; problems?: undefined } | { problems: string[] };
@@ -125,6 +126,8 @@ export function convertPackSchema(raw: unknown, resourceType: string): PackSchem
     ...(lists.conditionalCreateOnlyProperties?.length
       ? { conditionalCreateOnlyProperties: lists.conditionalCreateOnlyProperties }
       : {}),
+    ...(lists.writeOnlyProperties?.length ? { writeOnlyProperties: lists.writeOnlyProperties } : {}),
+    ...(lists.deprecatedProperties?.length ? { deprecatedProperties: lists.deprecatedProperties } : {}),
     // CloudFormation's Fn::GetAtt names of a registry type are its read-only properties.
     attributes: readOnly.map((p) => pointerToPath(p).join('.')).sort(),
   };
