@@ -218,7 +218,11 @@ describe('declared packs from a registry: install, lock, deploy, upgrade, frozen
   });
 
   it('upgrades within the declared ranges, showing from -> to, and deploys with the new version', async () => {
-    await Promise.all([publishSsmPack('0.2.1'), publishBillingPack('2.3.1'), publishBillingPack('2.4.0')]);
+    // npm refuses to publish 2.3.1 as latest once 2.4.0 exists: the billing versions go in order.
+    await Promise.all([
+      publishSsmPack('0.2.1'),
+      publishBillingPack('2.3.1').then(() => publishBillingPack('2.4.0')),
+    ]);
     const r = await cdkd(app, 'packs', 'upgrade');
     expectExit(r);
     expect(r.stdout).toContain(`${SSM_PACK} 0.2.0 → 0.2.1`);
