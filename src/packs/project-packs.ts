@@ -137,8 +137,9 @@ function assertProviderPacks(declared: DeclaredPacks): void {
   }
 }
 
-function changesOf(lock: PackLock, before: PackLock | undefined): InstalledPackChange[] {
-  return Object.entries(lock.packs)
+/** What an install or upgrade did: each pack before and after, and what left the lock. */
+function resultOf(lock: PackLock, before: PackLock | undefined, lockWritten: boolean): PacksInstallResult {
+  const packs = Object.entries(lock.packs)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, e]) => ({
       name,
@@ -147,6 +148,10 @@ function changesOf(lock: PackLock, before: PackLock | undefined): InstalledPackC
       ...(before?.packs[name] ? { previous: before.packs[name].version } : {}),
       ...(e.integrity ? { integrity: e.integrity } : {}),
     }));
+  const removed = Object.keys(before?.packs ?? {})
+    .filter((n) => !(n in lock.packs))
+    .sort();
+  return { packs, removed, dir: PACKS_DIR, lockWritten };
 }
 
 /**
@@ -207,14 +212,7 @@ export async function installProjectPacks(options: PacksInstallOptions): Promise
   } else {
     writePackLock(projectDir, lock);
   }
-  return {
-    packs: changesOf(lock, before),
-    removed: Object.keys(before?.packs ?? {})
-      .filter((n) => !(n in declared.packs))
-      .sort(),
-    dir: PACKS_DIR,
-    lockWritten: !options.frozen,
-  };
+  return resultOf(lock, before, !options.frozen);
 }
 
 export interface PacksUpgradeOptions {
@@ -253,12 +251,5 @@ export async function upgradeProjectPacks(options: PacksUpgradeOptions): Promise
   assertProviderPacks(declared);
   const lock = lockFromInstall(declared);
   writePackLock(declared.projectDir, lock);
-  return {
-    packs: changesOf(lock, before),
-    removed: Object.keys(before?.packs ?? {})
-      .filter((n) => !(n in declared.packs))
-      .sort(),
-    dir: PACKS_DIR,
-    lockWritten: true,
-  };
+  return resultOf(lock, before, true);
 }

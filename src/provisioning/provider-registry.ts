@@ -163,6 +163,21 @@ function quoteList(names: string[]): string {
   return names.join(', ');
 }
 
+/** The decision to use `r`. */
+function packRoute(r: RegisteredProvider, reason: string, moved = false): RouteDecision {
+  return { route: 'sdk', registration: r, packName: r.packName, reason, ...(moved ? { moved: true } : {}) };
+}
+
+/** The decision to use `r`, which handles every property the template sets. */
+function handlesAll(r: RegisteredProvider): RouteDecision {
+  return packRoute(r, `${r.packName} handles every property the template sets`);
+}
+
+/** Why `r` cannot take a resource on its own: the properties it does not handle. */
+function setsUnhandled(unhandled: string[], r: RegisteredProvider, type: string): string {
+  return `the template sets ${quoteList(unhandled)}, which ${r.packName} does not handle for ${type}`;
+}
+
 /** How to get a working pack, by how it is installed. */
 export function packRemedy(pluginType: PackInstallType, pluginName: string): string {
   switch (pluginType) {
@@ -287,13 +302,8 @@ export class ProviderRegistry {
 
     if (recorded.provisionedBy === 'cc-api') {
       if (current?.physicalIdIsPrimaryIdentifier && unhandledBy(current).length === 0) {
-        return {
-          route: 'sdk',
-          registration: current,
-          packName: current.packName,
-          moved: true,
-          reason: `moves from Cloud Control to ${current.packName}, which handles every property the template sets and addresses it by its Cloud Control identifier`,
-        };
+        const reason = `moves from Cloud Control to ${current.packName}, which handles every property the template sets and addresses it by its Cloud Control identifier`;
+        return packRoute(current, reason, true);
       }
       return {
         route: 'cc-api',
@@ -308,29 +318,13 @@ export class ProviderRegistry {
       return this.missingPackRoute(type, recorded, () => this.newResourceRoute(type, undefined, unhandledBy));
     }
     const unhandled = unhandledBy(maker);
-    if (unhandled.length === 0) {
-      return {
-        route: 'sdk',
-        registration: maker,
-        packName: maker.packName,
-        reason: `${maker.packName} handles every property the template sets`,
-      };
-    }
-    const sets = `the template sets ${quoteList(unhandled)}, which ${maker.packName} does not handle for ${type}`;
+    if (unhandled.length === 0) return handlesAll(maker);
+    const sets = setsUnhandled(unhandled, maker, type);
     if (maker.physicalIdIsPrimaryIdentifier) {
-      if (
-        current &&
-        current !== maker &&
-        current.physicalIdIsPrimaryIdentifier &&
-        !unhandledBy(current).length
-      ) {
-        return {
-          route: 'sdk',
-          registration: current,
-          packName: current.packName,
-          moved: true,
-          reason: `${sets}; it moves to ${current.packName} (both address it by its Cloud Control identifier)`,
-        };
+      const other = current !== maker ? current : undefined;
+      if (other?.physicalIdIsPrimaryIdentifier && unhandledBy(other).length === 0) {
+        const reason = `${sets}; it moves to ${other.packName} (both address it by its Cloud Control identifier)`;
+        return packRoute(other, reason, true);
       }
       if (this.catalogue.isCatalogued(type)) {
         return {
@@ -363,14 +357,7 @@ export class ProviderRegistry {
     const maker = recorded.providerPack
       ? this.registrationOf(recorded.providerPack, type)
       : this.byType.get(type);
-    if (maker) {
-      return {
-        route: 'sdk',
-        registration: maker,
-        packName: maker.packName,
-        reason: `state records it as provisioned by ${maker.packName}`,
-      };
-    }
+    if (maker) return packRoute(maker, `state records it as provisioned by ${maker.packName}`);
     const cloudControl: RouteDecision = { route: 'cc-api', reason: `no provider pack registers ${type}` };
     return recorded.providerPack ? this.missingPackRoute(type, recorded, () => cloudControl) : cloudControl;
   }
@@ -441,15 +428,8 @@ export class ProviderRegistry {
   ): RouteDecision {
     if (!current) return { route: 'cc-api', reason: `no provider pack registers ${type}` };
     const unhandled = unhandledBy(current);
-    if (unhandled.length === 0) {
-      return {
-        route: 'sdk',
-        registration: current,
-        packName: current.packName,
-        reason: `${current.packName} handles every property the template sets`,
-      };
-    }
-    const sets = `the template sets ${quoteList(unhandled)}, which ${current.packName} does not handle for ${type}`;
+    if (unhandled.length === 0) return handlesAll(current);
+    const sets = setsUnhandled(unhandled, current, type);
     if (current.ownSchema) {
       return {
         route: 'refused',
