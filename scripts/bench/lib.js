@@ -110,6 +110,20 @@ function positiveIntegers(text, option) {
 }
 
 /**
+ * A whole number of milliseconds >= 0; exits with a message naming the option otherwise.
+ * @param {string} text
+ * @param {string} option
+ */
+function wholeMilliseconds(text, option) {
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 0) {
+    process.stderr.write(`--${option} takes a whole number of milliseconds >= 0 (got "${text}")\n`);
+    process.exit(2);
+  }
+  return ms;
+}
+
+/**
  * A comma-separated list of shapes (wide, deep); exits with a message otherwise.
  * @param {string} text
  */
@@ -194,6 +208,26 @@ function startEmulator() {
       reject(new Error(`aws-emulator exited with ${code} before listening\n${stderr}`)),
     );
   });
+}
+
+/**
+ * The benchmarks' latency profile: the emulator's `flat` profile (every call
+ * `callMs`, every Cloud Control request `cloudControlMs` from the request to
+ * SUCCESS), or, given latencies per type, `flat` for the calls and each
+ * type's own request latency.
+ * @param {Emulator} emulator
+ * @param {number} callMs
+ * @param {number | Record<string, number>} cloudControlMs
+ */
+async function setLatencyProfile(emulator, callMs, cloudControlMs) {
+  const perType = typeof cloudControlMs === 'number' ? undefined : cloudControlMs;
+  await emulator.control('PUT', 'latency/profile', {
+    name: 'flat',
+    callMs,
+    cloudControlMs: perType ? 0 : cloudControlMs,
+  });
+  for (const [type, ms] of Object.entries(perType ?? {}))
+    await emulator.control('PUT', `cloudcontrol/types/${encodeURIComponent(type)}`, { latencyMs: ms });
 }
 
 /**
@@ -637,9 +671,11 @@ module.exports = {
   parseOptions,
   list,
   positiveIntegers,
+  wholeMilliseconds,
   shapes,
   outputDir,
   startEmulator,
+  setLatencyProfile,
   emulatorCpuMs,
   withBootstrappedEmulator,
   cliEnv,

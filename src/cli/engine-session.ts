@@ -2,7 +2,8 @@
  * What deploy and destroy need for one invocation, built once: the client
  * factory, the state store, the provider registry (every installed pack's
  * `cdkd:providers` hook; refused while a declared pack is not ready), the
- * provisioner, the progress renderer, and Ctrl-C
+ * provisioner (with the Cloud Control timings of earlier runs, saved again on
+ * close), the progress renderer, and Ctrl-C
  * handling (the first SIGINT/SIGTERM stops new work and lets the command save
  * state and release its lock; the second exits at once).
  */
@@ -10,6 +11,8 @@ import type { Config } from '@oclif/core';
 import type { AwsClientFactory } from '../config/aws-clients';
 import type { CdkdConfig } from '../config/config';
 import { ResourceProvisioner } from '../engine/provisioner';
+import { pollHistoryPath, readPollHistory, writePollHistory } from '../provisioning/poll-history';
+import { PollSchedule } from '../provisioning/poll-schedule';
 import type { SchemaStore } from '../provisioning/schema-store';
 import { openStateStore, createClientFactory } from '../state/state-store';
 import type { StateStore } from '../state/state-store';
@@ -68,11 +71,14 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     throw err;
   }
   const schemas = registry.schemas;
+  const historyFile = pollHistoryPath(options.oclifConfig.cacheDir);
+  const endpoint = factory.endpointOverride('CloudControl') ?? 'aws';
   const provisioner = new ResourceProvisioner({
     registry,
     schemas,
     factory,
     logger,
+    cloudControl: { schedule: new PollSchedule({ history: readPollHistory(historyFile, endpoint) }) },
     onRetry: (logicalId, err, attempt) =>
       logger.debug(`${logicalId}: retrying after ${(err as Error).name ?? 'error'} (attempt ${attempt})`),
   });
@@ -112,6 +118,11 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     close: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      try {
+        writePollHistory(historyFile, endpoint, provisioner.pollHistory());
+      } catch (err) {
+        logger.debug(`Could not save Cloud Control timings to ${historyFile}: ${(err as Error).message}`);
+      }
       renderer.close();
     },
   };

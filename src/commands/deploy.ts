@@ -18,7 +18,11 @@ import { CdkdError, formatError } from '../util/errors';
 import { renderOutputs } from '../ui/outputs';
 
 export const engineFlags = {
-  concurrency: Flags.integer({ description: 'Resource operations in flight at once (default: 10)', min: 1 }),
+  concurrency: Flags.integer({
+    description:
+      "Cap on one stack's resource operations in flight at once (default: no cap; the limits adapt to AWS, up to 250 Cloud Control requests and 25 SDK provider calls)",
+    min: 1,
+  }),
   progress: Flags.string({
     description: 'Progress display: live (default on a terminal) or events (one line per event)',
     options: ['live', 'events'],
@@ -128,6 +132,7 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
             elapsedMs: s.elapsedMs,
             stateWrites: s.stateWrites,
           })),
+          provisioning: session.provisioner.stats(),
         };
       } finally {
         await assembly.dispose();

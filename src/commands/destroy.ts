@@ -82,6 +82,7 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
             summary: s.summary,
             elapsedMs: s.elapsedMs,
           })),
+          provisioning: session.provisioner.stats(),
         };
       } finally {
         await assembly.dispose();

@@ -1,10 +1,14 @@
 /**
  * The one AWS client factory. Every AWS SDK v3 client cdkd (or a provider pack)
- * uses is built here: region, profile, the SDK credential chain, adaptive
+ * uses is built here: region, profile, the SDK credential chain, standard
  * retries, endpoint overrides. Clients are cached per (client class, region,
  * credentials) so connections are reused across a deploy; keyed by the class
  * itself, so two packs built with different SDK versions never get each
  * other's clients.
+ *
+ * Every client retries with the SDK's standard strategy; each attempt's
+ * outcome, as the SDK classifies it (accepted, throttled, ...), goes to
+ * whoever observes calls (the adaptive concurrency of resource operations).
  *
  * The endpoint is resolved by cdkd and passed to every client explicitly: the
  * `--endpoint-url` flag, else the SDK's standard `AWS_ENDPOINT_URL_<SERVICE>`,
@@ -17,7 +21,13 @@
 import type * as CredentialProviders from '@aws-sdk/credential-providers';
 import type * as StsModule from '@aws-sdk/client-sts';
 import type * as SmithyConfig from '@smithy/core/config';
-import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import type * as SmithyRetry from '@smithy/core/retry';
+import type {
+  AwsCredentialIdentity,
+  AwsCredentialIdentityProvider,
+  RetryStrategyV2,
+  StandardRetryToken,
+} from '@smithy/types';
 import { CdkdError } from '../util/errors';
 
 /** Anything constructed like an AWS SDK v3 client. */
@@ -29,7 +39,7 @@ export interface AwsClientFactoryOptions {
   profile?: string;
   /** Endpoint override for every service. */
   endpointUrl?: string;
-  /** SDK attempts per call (adaptive retry mode). Default 5. */
+  /** SDK attempts per call (standard retry strategy). Default 5. */
   maxAttempts?: number;
   env?: NodeJS.ProcessEnv;
 }
@@ -45,6 +55,16 @@ export interface CallerIdentity {
   userId: string;
   partition: string;
 }
+
+/** One attempt of an AWS call, as the SDK's retry strategy classified its outcome. */
+export interface CallOutcome {
+  /** The client's class name, e.g. `CloudControlClient`. */
+  client: string;
+  /** `accepted`: AWS answered it; `throttled`: AWS refused it for the request rate. */
+  outcome: 'accepted' | 'throttled';
+}
+
+export type CallObserver = (call: CallOutcome) => void;
 
 /** Fallback when nothing configures a region, as the CDK CLI does. */
 export const FALLBACK_REGION = 'us-east-1';
@@ -117,6 +137,8 @@ export class AwsClientFactory {
     private readonly credentials: AwsCredentialIdentityProvider,
     /** Identifies the credentials in the client cache key. */
     private readonly credentialsKey: string,
+    /** Shared with every factory derived from this one. */
+    private readonly observers = new Set<CallObserver>(),
   ) {}
 
   /** Resolves the region (flag, AWS_REGION, profile) and the credential chain. */
@@ -137,14 +159,20 @@ export class AwsClientFactory {
   ): AwsClientFactory {
     const provider: AwsCredentialIdentityProvider =
       typeof credentials === 'function' ? credentials : async () => credentials;
-    return new AwsClientFactory(this.region, this.options, provider, key);
+    return new AwsClientFactory(this.region, this.options, provider, key, this.observers);
+  }
+
+  /** Calls `observer` for every attempt of every AWS call of this factory's clients; returns a function that stops it. */
+  observeCalls(observer: CallObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   /**
    * The endpoint cdkd resolved for an SDK service id (e.g. `S3`): `--endpoint-url`,
    * else `AWS_ENDPOINT_URL_<SERVICE>`, else `AWS_ENDPOINT_URL`; undefined for AWS's own.
    */
-  endpointFor(serviceId?: string): string | undefined {
+  endpointOverride(serviceId?: string): string | undefined {
     const env = this.options.env ?? process.env;
     if (this.options.endpointUrl) return this.options.endpointUrl;
     if (/^true$/i.test(env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS ?? '')) return undefined;
@@ -153,7 +181,7 @@ export class AwsClientFactory {
 
   /** True when an endpoint override is in effect for the given SDK service id (e.g. `S3`). */
   hasEndpointOverride(serviceId?: string): boolean {
-    return this.endpointFor(serviceId) !== undefined;
+    return this.endpointOverride(serviceId) !== undefined;
   }
 
   /**
@@ -170,21 +198,22 @@ export class AwsClientFactory {
     const key = `${region}|${this.credentialsKey}`;
     let client = perClass.get(key) as C | undefined;
     if (!client) {
-      client = new ClientClass(this.clientConfig(serviceIdOf(ClientClass), region));
+      client = new ClientClass(this.clientConfig(ClientClass.name, serviceIdOf(ClientClass), region));
       perClass.set(key, client);
     }
     return client;
   }
 
   /** What every client of a service gets: region, credentials, retries, and cdkd's endpoint. */
-  private clientConfig(serviceId: string, region: string): Record<string, unknown> {
+  private clientConfig(client: string, serviceId: string, region: string): Record<string, unknown> {
+    const maxAttempts = this.options.maxAttempts ?? 5;
     const config: Record<string, unknown> = {
       region,
       credentials: this.credentials,
-      retryMode: 'adaptive',
-      maxAttempts: this.options.maxAttempts ?? 5,
+      maxAttempts,
+      retryStrategy: this.retryStrategy(client, maxAttempts),
     };
-    const endpoint = this.endpointFor(serviceId);
+    const endpoint = this.endpointOverride(serviceId);
     if (endpoint) config.endpoint = endpoint;
     if (serviceId === 'S3') {
       if (endpoint) config.forcePathStyle = true;
@@ -192,6 +221,40 @@ export class AwsClientFactory {
       config.followRegionRedirects = false;
     }
     return config;
+  }
+
+  /**
+   * The SDK's standard retry strategy (its backoff, retry quota and error
+   * classification), reporting each attempt's outcome to the observers. Not the
+   * SDK's adaptive mode: its rate limiter cuts the send rate by 30 % on every
+   * throttled attempt, so a burst of throttles among many requests in flight
+   * collapses a client to half a call per second for tens of seconds; the
+   * adaptive concurrency backs off once per burst instead.
+   */
+  private retryStrategy(client: string, maxAttempts: number): RetryStrategyV2 {
+    const { StandardRetryStrategy } = require('@smithy/core/retry') as typeof SmithyRetry;
+    const standard = new StandardRetryStrategy(maxAttempts);
+    const observers = this.observers;
+    const report = (outcome: CallOutcome['outcome']): void => {
+      for (const observe of observers) {
+        try {
+          observe({ client, outcome });
+        } catch {
+          // An observer must not break the call it watches.
+        }
+      }
+    };
+    return {
+      acquireInitialRetryToken: (scope) => standard.acquireInitialRetryToken(scope),
+      refreshRetryTokenForRetry: (token, errorInfo) => {
+        if (errorInfo.errorType === 'THROTTLING') report('throttled');
+        return standard.refreshRetryTokenForRetry(token as StandardRetryToken, errorInfo);
+      },
+      recordSuccess: (token) => {
+        report('accepted');
+        standard.recordSuccess(token as StandardRetryToken);
+      },
+    };
   }
 
   /** The caller's account and ARN (STS GetCallerIdentity), fetched once. */

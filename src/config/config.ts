@@ -81,7 +81,11 @@ export interface CdkdConfig {
   stateBucket?: string;
   statePrefix: string;
   lockTtlSeconds: number;
-  concurrency: number;
+  /**
+   * Cap on the resource operations of one stack in flight at once (`--concurrency`).
+   * Undefined: no cap beyond the adaptive limits (src/util/adaptive-concurrency.ts).
+   */
+  concurrency?: number;
   stackConcurrency: number;
   /** The provider packs the project declares. */
   packs: DeclaredPacks;
@@ -105,7 +109,6 @@ export const DEFAULTS = {
   output: 'cdk.out',
   statePrefix: 'cdkd',
   lockTtlSeconds: 30 * 60,
-  concurrency: 10,
   stackConcurrency: 4,
   strictPacks: false,
   packHookTimeoutSeconds: 30,
@@ -399,6 +402,7 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
       ? { packs: cdkJson.cdkd.packs, projectDir: cwd, declaredIn: 'cdk.json (context.cdkd.packs)' }
       : { packs: {}, projectDir: cwd };
   if (packs.declaredIn) sources.packs = file.packs ? 'config-file' : 'cdk.json';
+  if (concurrency === undefined) sources.concurrency = 'default';
   const verbose = flags.verbose ?? false;
   sources.verbose = flags.verbose === undefined ? 'default' : 'cli-flag';
 
@@ -431,7 +435,7 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     stateBucket,
     statePrefix: withDefault('statePrefix', statePrefix),
     lockTtlSeconds: withDefault('lockTtlSeconds', lockTtlSeconds),
-    concurrency: withDefault('concurrency', concurrency),
+    concurrency,
     stackConcurrency: withDefault('stackConcurrency', stackConcurrency),
     packs,
     strictPacks: withDefault('strictPacks', strictPacks),

@@ -30,7 +30,8 @@ export interface DeployAppOptions {
   schemas: SchemaStore;
   factory: AwsClientFactory;
   ioHost: IoHost;
-  concurrency: number;
+  /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
+  concurrency?: number;
   stackConcurrency: number;
   parameters?: readonly ParameterAssignment[];
   signal?: AbortSignal;

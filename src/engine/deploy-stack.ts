@@ -52,7 +52,8 @@ export interface DeployStackOptions {
   schemas: SchemaStore;
   factory: AwsClientFactory;
   ioHost: IoHost;
-  concurrency: number;
+  /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
+  concurrency?: number;
   signal?: AbortSignal;
   /** Longest a finished resource waits before it is persisted. Default 1000 ms. */
   saveIntervalMs?: number;
@@ -422,7 +423,10 @@ export async function deployStack(
     };
 
     const execution = await executeDag(graph, {
-      concurrency: options.concurrency,
+      concurrency: provisioner.slots(
+        (id) => recorded[id] ?? { resourceType: graph.data(id).Type },
+        options.concurrency,
+      ),
       signal: options.signal,
       run: (id) => runNode(id),
       onEvent: (e) => {
@@ -511,7 +515,7 @@ export async function deployStack(
     const removed: Record<string, ResourceState> = {};
     for (const [id, record] of Object.entries(recorded)) if (!graph.has(id)) removed[id] = record;
     const deletion = await executeDag(buildDeletionGraph(removed), {
-      concurrency: options.concurrency,
+      concurrency: provisioner.slots((id) => removed[id], options.concurrency),
       signal: options.signal,
       run: async (logicalId) => {
         const record = removed[logicalId];

@@ -24,7 +24,8 @@ export interface DestroyAppOptions {
   provisioner: ResourceProvisioner;
   factory: AwsClientFactory;
   ioHost: IoHost;
-  concurrency: number;
+  /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
+  concurrency?: number;
   stackConcurrency: number;
   signal?: AbortSignal;
 }

@@ -5,8 +5,13 @@
  * resource, its type, the AWS error and what to do. Before a stack changes, it
  * checks that every planned operation has a provider (see
  * {@link ResourceProvisioner.assertProvisionable}).
+ *
+ * One provisioner serves a whole run, so it also owns what the run's resource
+ * operations share: the Cloud Control poll schedule (requests learn from each
+ * other) and the adaptive concurrency of both pools, fed by every AWS call's
+ * outcome (`slots` hands the graph executor its view).
  */
-import type { AwsClientFactory } from '../config/aws-clients';
+import type { AwsClientFactory, CallOutcome } from '../config/aws-clients';
 import type {
   CreateContext,
   ProviderContext,
@@ -17,12 +22,17 @@ import type {
 } from '../plugin-api';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { CloudControlProviderOptions } from '../provisioning/cloud-control-provider';
+import { PollSchedule } from '../provisioning/poll-schedule';
+import type { PollStats } from '../provisioning/poll-schedule';
 import { createProviderContext } from '../provisioning/provider-context';
 import type { ProviderRegistry, RecordedProvenance, RouteDecision } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StackPlan } from '../plan/types';
 import type { ProvisionedBy, ResourceState } from '../state/types';
 import { containsUnknown } from '../template/unknown';
+import { AdaptiveConcurrency } from '../util/adaptive-concurrency';
+import type { AdaptiveConcurrencyOptions, OperationPool, PoolStats } from '../util/adaptive-concurrency';
+import type { ConcurrencyGate } from '../util/concurrency';
 import { CdkdError, ProvisioningError } from '../util/errors';
 import type { Logger } from '../util/io-host';
 import { isTransientAwsError, withRetry } from '../util/retry';
@@ -36,8 +46,10 @@ export interface ProvisionerOptions {
   logger: Logger;
   /** Retry of whole provider operations on transient errors. */
   retry?: Pick<RetryOptions, 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs' | 'sleep'>;
-  /** Cloud Control polling settings (tests, benchmarks). */
+  /** Cloud Control settings (tests, benchmarks); by default one poll schedule per provisioner. */
   cloudControl?: Omit<CloudControlProviderOptions, 'schemas'>;
+  /** Pool limits of the adaptive concurrency (tests, benchmarks). */
+  concurrency?: AdaptiveConcurrencyOptions;
   /** Called before each retry of an operation. */
   onRetry?: (logicalId: string, err: unknown, attempt: number) => void;
 }
@@ -60,20 +72,73 @@ export interface RoutedProvider {
 
 export type Operation = 'create' | 'update' | 'delete';
 
+/** What a run's resource operations cost, for reports and benchmarks. */
+export interface ProvisioningStats {
+  pools: Record<OperationPool, PoolStats>;
+  /** Cloud Control requests and status checks per type and operation. */
+  cloudControl: PollStats[];
+}
+
+/** The pool a client's calls count in; state and identity calls count in none. */
+function poolOfClient(client: string): OperationPool | undefined {
+  if (client === 'CloudControlClient') return 'cloud-control';
+  if (client === 'S3Client' || client === 'STSClient') return undefined;
+  return 'sdk';
+}
+
 export class ResourceProvisioner {
   private readonly contexts = new Map<string, ProviderContext>();
   /** Route warnings already given: each is said once per run. */
   private readonly warned = new Set<string>();
+  private readonly schedule: PollSchedule;
+  private readonly concurrency: AdaptiveConcurrency;
 
   constructor(private readonly options: ProvisionerOptions) {
     const { schemas } = options;
+    this.schedule = options.cloudControl?.schedule ?? new PollSchedule();
+    this.concurrency = new AdaptiveConcurrency(options.concurrency);
+    options.factory.observeCalls((call) => this.observe(call));
     options.registry.setCloudControlProvider(
       (ctx) =>
         new CloudControlProvider(ctx, {
           ...options.cloudControl,
+          schedule: this.schedule,
           schemas: { get: (t) => schemas.tryGet(t) },
         }),
     );
+  }
+
+  /**
+   * The executor's slots for one graph run: each node counts in the pool of the
+   * route its record took, else the route its type takes (Cloud Control unless a
+   * pack registers it); `cap` (`--concurrency`) bounds the run when given.
+   */
+  slots(
+    resourceOf: (id: string) => { resourceType: string; provisionedBy?: ProvisionedBy },
+    cap?: number,
+  ): ConcurrencyGate {
+    return this.concurrency.gate((id) => {
+      const { resourceType, provisionedBy } = resourceOf(id);
+      if (provisionedBy === 'cc-api') return 'cloud-control';
+      return this.options.registry.registrationFor(resourceType) ? 'sdk' : 'cloud-control';
+    }, cap);
+  }
+
+  /** What this run learnt of Cloud Control request durations, for the next run. */
+  pollHistory(): ReturnType<PollSchedule['history']> {
+    return this.schedule.history();
+  }
+
+  /** Pools and Cloud Control checks of this run so far. */
+  stats(): ProvisioningStats {
+    return { pools: this.concurrency.stats(), cloudControl: this.schedule.stats() };
+  }
+
+  private observe(call: CallOutcome): void {
+    const pool = poolOfClient(call.client);
+    if (!pool) return;
+    if (call.outcome === 'throttled') this.concurrency.throttled(pool);
+    else this.concurrency.succeeded(pool);
   }
 
   /** The provider context for a region (one per region per run). */

@@ -61,6 +61,7 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
         found: result.found,
         summary: result.summary,
         elapsedMs: result.elapsedMs,
+        provisioning: session.provisioner.stats(),
       };
     } finally {
       session.close();

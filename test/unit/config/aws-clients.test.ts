@@ -1,11 +1,21 @@
+/**
+ * The client factory: where clients send their calls (cdkd's endpoint, also for
+ * an SDK too old to read it), how they are cached, which are refused, and what
+ * it reports of each call attempt (against the emulator: the SDK's own
+ * classification of a throttled attempt, then the accepted retry).
+ */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { DescribeParametersCommand } from '@aws-sdk/client-ssm';
 import { SSMClient } from '@aws-sdk/client-ssm';
+import { CloudControlClient, ListResourcesCommand } from '@aws-sdk/client-cloudcontrol';
 import { AwsClientFactory, MINIMUM_SDK_VERSION, serviceIdOf } from '../../../src/config/aws-clients';
+import type { CallOutcome } from '../../../src/config/aws-clients';
 import { CdkdError } from '../../../src/util/errors';
+import { startEmulator } from '../../emulator/src';
+import type { RunningEmulator } from '../../emulator/src';
 
 // The SSM client of the fixture pack: @aws-sdk/client-ssm 3.300.0, which reads
 // neither AWS_ENDPOINT_URL nor AWS_ENDPOINT_URL_SSM by itself.
@@ -73,8 +83,8 @@ describe('AwsClientFactory', () => {
 
   it('resolves no endpoint when AWS_IGNORE_CONFIGURED_ENDPOINT_URLS is set, except the flag', async () => {
     const env = { AWS_ENDPOINT_URL: ssm.url, AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' };
-    expect((await factory(env)).endpointFor('SSM')).toBeUndefined();
-    expect((await factory(env, ssm.url)).endpointFor('SSM')).toBe(ssm.url);
+    expect((await factory(env)).endpointOverride('SSM')).toBeUndefined();
+    expect((await factory(env, ssm.url)).endpointOverride('SSM')).toBe(ssm.url);
   });
 
   it('keys clients by class, not by class name: two SDK copies never share a client', async () => {
@@ -111,5 +121,43 @@ describe('AwsClientFactory', () => {
     expect((caught as CdkdError).message).toContain('SQSClient');
     expect((caught as CdkdError).remedy).toContain(`@aws-sdk/client-* ${MINIMUM_SDK_VERSION} or newer`);
     expect(serviceIdOf(OLD.SSMClient)).toBe('SSM');
+  });
+});
+
+describe('AwsClientFactory call observers', () => {
+  let emulator: RunningEmulator;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    process.env.AWS_ACCESS_KEY_ID = 'AKID';
+    process.env.AWS_SECRET_ACCESS_KEY = 'secret';
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+  });
+
+  it('reports a throttled attempt and the accepted retry, for clients of derived factories too', async () => {
+    const factory = await AwsClientFactory.create({
+      region: 'us-east-1',
+      endpointUrl: emulator.url,
+      env: {},
+    });
+    const seen: CallOutcome[] = [];
+    const stop = factory.observeCalls((call) => seen.push(call));
+    await emulator.control.addFault({
+      service: 'cloudcontrol',
+      operation: 'ListResources',
+      error: 'ThrottlingException',
+      count: 1,
+    });
+    const derived = factory.withCredentials({ accessKeyId: 'AKID2', secretAccessKey: 's' }, 'role');
+    await derived.get(CloudControlClient).send(new ListResourcesCommand({ TypeName: 'AWS::SNS::Topic' }));
+    expect(seen).toEqual([
+      { client: 'CloudControlClient', outcome: 'throttled' },
+      { client: 'CloudControlClient', outcome: 'accepted' },
+    ]);
+    stop();
+    await factory.get(CloudControlClient).send(new ListResourcesCommand({ TypeName: 'AWS::SNS::Topic' }));
+    expect(seen).toHaveLength(2);
   });
 });
