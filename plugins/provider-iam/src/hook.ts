@@ -45,6 +45,21 @@ const FACTORIES: Record<string, (ctx: ProviderContext) => ResourceProvider> = {
     new (require('./access-key-provider') as typeof AccessKeyModule).IamAccessKeyProvider(ctx),
 };
 
+/**
+ * Types whose physical id here is Cloud Control's primary identifier (a name, the policy ARN, the
+ * access key id), so cdkd may move their resources between Cloud Control and this pack. Not an
+ * AWS::IAM::Policy (its Cloud Control `Id` is generated; the pack's id is the policy name) nor a
+ * UserToGroupAddition (both generate an id of their own).
+ */
+const PRIMARY_IDENTIFIER_IDS = new Set([
+  ROLE_TYPE,
+  MANAGED_POLICY_TYPE,
+  INSTANCE_PROFILE_TYPE,
+  USER_TYPE,
+  GROUP_TYPE,
+  ACCESS_KEY_TYPE,
+]);
+
 /** The pack this hook returns (exported for tests). */
 export function iamProviderPack(): ProviderPack {
   return {
@@ -53,6 +68,7 @@ export function iamProviderPack(): ProviderPack {
     providers: Object.entries(FACTORIES).map(([resourceType, createProvider]) => ({
       resourceType,
       handledProperties: [...HANDLED_PROPERTIES[resourceType]!],
+      physicalIdIsPrimaryIdentifier: PRIMARY_IDENTIFIER_IDS.has(resourceType),
       createProvider,
     })),
   };
