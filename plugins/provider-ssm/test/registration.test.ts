@@ -38,7 +38,7 @@ describe('loading', () => {
       loaded.push('@aws-sdk/client-ssm');
       return jest.requireActual('@aws-sdk/client-ssm') as unknown;
     });
-    const fresh = require('../src/hook') as typeof import('../src/hook');
+    const fresh = require('../src/hook') as { default: typeof hook };
     const pack = await (fresh.default as unknown as () => Promise<ReturnType<typeof ssmProviderPack>>)();
     expect(pack.providers.map((p) => p.handledProperties.length)).toEqual([9]);
     expect(loaded).toEqual([]);
