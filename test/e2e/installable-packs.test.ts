@@ -1,0 +1,163 @@
+/**
+ * The installable SSM pack as a user gets it: `npm pack` tarball →
+ * `cdkd plugins install` into the BUILT CLI → a real aws-cdk-lib app deploys,
+ * updates (in place, replacement, property removal), no-ops and destroys with
+ * every parameter going through Parameter Store and none through Cloud
+ * Control; uninstalled, the parameters go back to Cloud Control. After every
+ * step the emulator's inventory equals what state records.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DescribeParametersCommand, GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { ROOT, expectExit, inventoryResources, startHarness, stateResources } from './support/cdkd-cli';
+import type { CdkdHarness } from './support/cdkd-cli';
+
+const lib = (m: string) => JSON.stringify(require.resolve(m));
+const STACK = 'E2eSsmPack';
+const PACK = '@cdkd/provider-ssm';
+
+const APP = `const cdk = require(${lib('aws-cdk-lib')});
+const ssm = require(${lib('aws-cdk-lib/aws-ssm')});
+const app = new cdk.App();
+const variant = app.node.tryGetContext('variant') ?? 'v1';
+const stack = new cdk.Stack(app, 'Params', { stackName: ${JSON.stringify(STACK)} });
+new ssm.StringParameter(stack, 'Named', {
+  parameterName: variant === 'v1' ? '/e2e/named' : '/e2e/renamed',
+  stringValue: 'fixed',
+});
+new ssm.StringParameter(stack, 'Unnamed', {
+  stringValue: 'value ' + variant,
+  description: variant === 'v1' ? 'described' : undefined,
+});
+new ssm.StringListParameter(stack, 'List', { stringListValue: ['a', variant] });
+app.synth();
+`;
+
+describe('an installable pack from its tarball', () => {
+  let h: CdkdHarness;
+  let dir: string;
+  let ssm: SSMClient;
+
+  const deploy = (...context: string[]) =>
+    h.cdkd(['deploy', '-o', path.join(dir, 'out'), ...context.flatMap((c) => ['-c', c])], { cwd: dir });
+
+  /** Operation counts since the last call, and the counts cleared. */
+  const calls = async () => {
+    const { byOperation } = await h.emulator.control.requests();
+    await h.emulator.control.clearRequests();
+    return byOperation;
+  };
+  const cloudControlCalls = (ops: Record<string, number>) =>
+    Object.keys(ops).filter((op) => op.startsWith('cloudcontrol:'));
+
+  const expectInventoryMatchesState = async () => {
+    const state = await h.readState(STACK);
+    expect(inventoryResources(await h.appInventory())).toEqual(stateResources(state));
+    return state;
+  };
+
+  beforeAll(async () => {
+    h = await startHarness();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-ssm-pack-'));
+    fs.writeFileSync(path.join(dir, 'app.js'), APP);
+    fs.writeFileSync(path.join(dir, 'cdk.json'), JSON.stringify({ app: 'node app.js' }));
+    ssm = new SSMClient({
+      region: 'us-east-1',
+      endpoint: h.emulator.url,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
+    // The tarball npm would publish (the pack's dist/ comes from `npm run build`).
+    const packed = spawnSync('npm', ['pack', '--pack-destination', dir, '--json'], {
+      cwd: path.join(ROOT, 'plugins', 'provider-ssm'),
+      encoding: 'utf8',
+    });
+    expect(packed.status).toBe(0);
+    const tarball = path.join(dir, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
+    // A path with a scheme: oclif reads a bare path with a slash as a GitHub repository.
+    expectExit(await h.cdkd(['plugins', 'install', `file:${tarball}`]));
+    expectExit(await h.cdkd(['bootstrap', '--no-assets']));
+  });
+
+  afterAll(async () => {
+    ssm?.destroy();
+    await h?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is listed as an installed (user) pack, 100 % accounted for', async () => {
+    const listed = await h.cdkd(['providers', '--json']);
+    expectExit(listed);
+    expect(
+      (JSON.parse(listed.stdout) as { providers: Array<Record<string, unknown>> }).providers.find(
+        (p) => p.resourceType === 'AWS::SSM::Parameter',
+      ),
+    ).toMatchObject({ pack: PACK, install: 'user', handled: 9, total: 9 });
+    expectExit(await h.cdkd(['providers', 'check', '--pack', PACK]));
+  });
+
+  it('creates every parameter through Parameter Store, none through Cloud Control', async () => {
+    await calls();
+    expectExit(await deploy());
+    const ops = await calls();
+    expect(ops['ssm:PutParameter']).toBe(3);
+    expect(cloudControlCalls(ops)).toEqual([]);
+    const state = await expectInventoryMatchesState();
+    const unnamed = Object.values(state!.resources).find((r) =>
+      r.physicalId.startsWith('CFN-E2eSsmPack-Unnamed'),
+    );
+    expect(unnamed).toBeDefined();
+    const described = await ssm.send(
+      new DescribeParametersCommand({
+        ParameterFilters: [{ Key: 'Name', Option: 'Equals', Values: [unnamed!.physicalId] }],
+      }),
+    );
+    expect(described.Parameters![0]!.Description).toBe('described');
+  });
+
+  it('updates in place, replaces a renamed parameter and resets a removed description', async () => {
+    expectExit(await deploy('variant=v2'));
+    const ops = await calls();
+    expect(cloudControlCalls(ops)).toEqual([]);
+    expect(ops['ssm:DeleteParameter']).toBe(1);
+    const state = await expectInventoryMatchesState();
+    const ids = Object.values(state!.resources).map((r) => r.physicalId);
+    expect(ids).toContain('/e2e/renamed');
+    expect(ids).not.toContain('/e2e/named');
+    const unnamed = ids.find((id) => id.startsWith('CFN-E2eSsmPack-Unnamed'))!;
+    expect((await ssm.send(new GetParameterCommand({ Name: unnamed }))).Parameter!.Value).toBe('value v2');
+    const described = await ssm.send(
+      new DescribeParametersCommand({
+        ParameterFilters: [{ Key: 'Name', Option: 'Equals', Values: [unnamed] }],
+      }),
+    );
+    expect(described.Parameters![0]!.Description).toBeUndefined();
+  });
+
+  it('redeploys with no changes without writing a parameter', async () => {
+    expectExit(await deploy('variant=v2'));
+    const ops = await calls();
+    expect(ops['ssm:PutParameter'] ?? 0).toBe(0);
+    expect(cloudControlCalls(ops)).toEqual([]);
+  });
+
+  it('destroys through Parameter Store', async () => {
+    expectExit(await h.cdkd(['destroy', '--force', STACK, '-o', path.join(dir, 'out')], { cwd: dir }));
+    const ops = await calls();
+    expect(ops['ssm:DeleteParameter']).toBe(3);
+    expect(cloudControlCalls(ops)).toEqual([]);
+    expect(inventoryResources(await h.appInventory())).toEqual([]);
+  });
+
+  it('uninstalled, the parameters go back to Cloud Control', async () => {
+    expectExit(await h.cdkd(['plugins', 'uninstall', PACK]));
+    const result = await deploy();
+    expectExit(result);
+    const ops = await calls();
+    expect(ops['cloudcontrol:CreateResource']).toBe(3);
+    await expectInventoryMatchesState();
+    expectExit(await h.cdkd(['destroy', '--force', STACK, '-o', path.join(dir, 'out')], { cwd: dir }));
+    expect(inventoryResources(await h.appInventory())).toEqual([]);
+  });
+});
