@@ -35,6 +35,11 @@ function useCdkd(dir) {
   cdkdRoot = dir ? path.resolve(dir) : ROOT;
 }
 
+/** The `bin/run.js` of the cdkd install the benchmarks run. */
+function cdkdBin() {
+  return path.join(cdkdRoot, 'bin', 'run.js');
+}
+
 /** Fails with the remedy when the project or the emulator is not built. */
 function ensureBuilt() {
   const missing = [
@@ -318,16 +323,7 @@ function runCdkd(args, options) {
   const timeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-bench-time-')), 'time.txt');
   const child = spawn(
     GNU_TIME,
-    [
-      '-f',
-      '%M %U %S',
-      '-o',
-      timeFile,
-      process.execPath,
-      ...(options.nodeOptions ?? []),
-      path.join(cdkdRoot, 'bin', 'run.js'),
-      ...args,
-    ],
+    ['-f', '%M %U %S', '-o', timeFile, process.execPath, ...(options.nodeOptions ?? []), cdkdBin(), ...args],
     {
       cwd: options.cwd ?? ROOT,
       env: options.env,
@@ -664,6 +660,7 @@ module.exports = {
   ROOT,
   APP,
   useCdkd,
+  cdkdBin,
   ACCOUNT,
   REGION,
   STATE_BUCKET,

@@ -47,6 +47,11 @@ export interface ExecuteOptions {
    * node that does not depend on a failed one (best-effort destroy).
    */
   stopOnFailure?: boolean;
+  /**
+   * Among nodes ready at the same time, lower values start first (default: the
+   * order they became ready). Stacks use their assembly order.
+   */
+  priority?: (id: string) => number;
 }
 
 export interface ExecutionResult {
@@ -77,14 +82,17 @@ export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promi
 
   const outcomes = new Map<string, NodeOutcome>();
   const waitingOn = new Map<string, number>();
-  /** Ready nodes per class, in the order they became ready. */
+  /** Ready nodes per class, in the order they became ready (or by `priority`). */
   const ready = new Map<string, string[]>();
   let queued = 0;
+  const { priority } = options;
   const enqueue = (id: string): void => {
     const cls = gate.classOf(id);
     let queue = ready.get(cls);
     if (!queue) ready.set(cls, (queue = []));
-    queue.push(id);
+    const at = priority ? queue.findIndex((other) => priority(other) > priority(id)) : -1;
+    if (at < 0) queue.push(id);
+    else queue.splice(at, 0, id);
     queued++;
   };
   for (const id of dag.ids()) {

@@ -102,6 +102,23 @@ describe('executeDag', () => {
     expect((await done).ok).toBe(true);
   });
 
+  it('starts the ready node with the lowest priority first, whenever it became ready', async () => {
+    // D became ready last but has the lowest priority: with one slot it goes before B and C.
+    const dag = graph(['A', 'B', 'C', 'D'], [['D', 'A']]);
+    const order: Record<string, number> = { A: 0, D: 1, B: 2, C: 3 };
+    const h = new Harness();
+    const done = executeDag(dag, { concurrency: 1, run: h.run, priority: (id) => order[id] });
+    await flush();
+    expect(h.started).toEqual(['A']);
+    await h.succeed('A');
+    expect(h.started).toEqual(['A', 'D']);
+    await h.succeed('D');
+    await h.succeed('B');
+    await h.succeed('C');
+    expect(h.started).toEqual(['A', 'D', 'B', 'C']);
+    expect((await done).ok).toBe(true);
+  });
+
   it('never exceeds the concurrency limit and refills free slots at once', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `N${i}`);
     // N10 and N11 depend on N0, the rest are independent.
