@@ -20,6 +20,8 @@ export function secretsManagerProviderPack(): ProviderPack {
     providers: [
       {
         resourceType: SECRET_TYPE,
+        // The secret's ARN is the physical id, and Cloud Control's identifier (Id) of a secret.
+        physicalIdIsPrimaryIdentifier: true,
         handledProperties: [...SECRET_HANDLED_PROPERTIES],
         createProvider: (ctx) => {
           const { SecretProvider } = require('./secret-provider') as { SecretProvider: typeof Provider };

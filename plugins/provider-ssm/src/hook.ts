@@ -20,6 +20,8 @@ export function ssmProviderPack(): ProviderPack {
     providers: [
       {
         resourceType: PARAMETER_TYPE,
+        // The parameter name is the physical id, and Cloud Control's identifier of a parameter.
+        physicalIdIsPrimaryIdentifier: true,
         handledProperties: [...PARAMETER_HANDLED_PROPERTIES],
         createProvider: (ctx) => {
           const { SsmParameterProvider } = require('./parameter-provider') as {
