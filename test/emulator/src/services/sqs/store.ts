@@ -4,6 +4,7 @@
  */
 import { AwsError } from '../../core/errors';
 import type { ServiceStore } from '../../core/service';
+import { MessageStore } from './messages';
 
 export interface Queue {
   account: string;
@@ -79,6 +80,8 @@ export const sqsErrors = {
 
 export class SqsStore implements ServiceStore {
   readonly queues = new Map<string, Queue>();
+  /** The queues' messages. */
+  readonly messages = new MessageStore();
   /** When each queue name was last deleted (ms), for QueueDeletedRecently. */
   private readonly deleted = new Map<string, number>();
   /** How long a deleted queue's name stays unavailable (AWS: 60 s). */
@@ -173,21 +176,31 @@ export class SqsStore implements ServiceStore {
   delete(queue: Queue): void {
     const key = SqsStore.key(queue.account, queue.region, queue.name);
     this.queues.delete(key);
+    this.messages.drop(queue);
     this.deleted.set(key, Date.now());
   }
 
   clear(): void {
     this.queues.clear();
+    this.messages.clear();
     this.deleted.clear();
   }
 
-  snapshot(): { queues: Queue[] } {
-    return { queues: [...this.queues.values()] };
+  snapshot(): { queues: Array<Queue & { messages?: unknown[] }> } {
+    return {
+      queues: [...this.queues.values()].map((q) => {
+        const messages = this.messages.snapshotOf(q);
+        return messages.length ? { ...q, messages } : q;
+      }),
+    };
   }
 
   restore(saved: unknown): void {
-    for (const q of (saved as { queues?: Queue[] }).queues ?? [])
+    for (const { messages, ...q } of (saved as { queues?: Array<Queue & { messages?: unknown[] }> }).queues ??
+      []) {
       this.queues.set(SqsStore.key(q.account, q.region, q.name), q);
+      this.messages.restoreFor(q, messages);
+    }
   }
 }
 
