@@ -9,6 +9,7 @@ import { cloudFormation } from './cloudformation';
 import { ec2 } from './ec2';
 import { s3 } from './s3';
 import { secretsManager } from './secretsmanager';
+import { sns } from './sns';
 import { sqs } from './sqs';
 import { ssm } from './ssm';
 import { sts } from './sts';
@@ -17,6 +18,7 @@ export const SERVICES: readonly ServiceModule[] = [
   s3,
   sts,
   sqs,
+  sns,
   ssm,
   secretsManager,
   cloudFormation,
