@@ -5,12 +5,20 @@ import {
   DeleteMessageCommand,
   DeleteQueueCommand,
   GetQueueAttributesCommand,
+  SetQueueAttributesCommand,
   PurgeQueueCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import {
+  CloudControlClient,
+  CreateResourceCommand,
+  DeleteResourceCommand,
+  GetResourceCommand,
+  GetResourceRequestStatusCommand,
+} from '@aws-sdk/client-cloudcontrol';
 import { createHash } from 'node:crypto';
 import { md5OfMessageAttributes } from '../src/services/sqs/messages';
 import { SqsStore } from '../src/services/sqs/store';
@@ -18,11 +26,16 @@ import { clientConfig, useEmulator } from './helpers';
 
 const ctx = useEmulator();
 let sqs: SQSClient;
+let cc: CloudControlClient;
 
 beforeAll(() => {
   sqs = new SQSClient(clientConfig(ctx.emulator));
+  cc = new CloudControlClient({ ...clientConfig(ctx.emulator), maxAttempts: 1 });
 });
-afterAll(() => sqs.destroy());
+afterAll(() => {
+  sqs.destroy();
+  cc.destroy();
+});
 beforeEach(() => ctx.emulator.control.reset());
 
 const createQueue = async (name: string, Attributes?: Record<string, string>) =>
@@ -347,5 +360,58 @@ describe('SQS messages', () => {
     const [m] = copy.messages.receive(restored, 10);
     expect(m?.body).toBe('kept');
     expect(m?.attributes.b?.BinaryValue).toEqual(Buffer.from('hi'));
+  });
+
+  test('queue policies: Cloud Control writes the queue Policy and clears it on delete; a native policy is listed', async () => {
+    const QueueUrl = await createQueue('guarded');
+    const policy = {
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Effect: 'Allow',
+          Principal: { Service: 'sns.amazonaws.com' },
+          Action: 'sqs:SendMessage',
+          Resource: '*',
+        },
+      ],
+    };
+    const created = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::SQS::QueuePolicy',
+        DesiredState: JSON.stringify({ Queues: [QueueUrl], PolicyDocument: policy }),
+      }),
+    );
+    const { ProgressEvent } = await cc.send(
+      new GetResourceRequestStatusCommand({ RequestToken: created.ProgressEvent!.RequestToken! }),
+    );
+    expect(ProgressEvent).toMatchObject({ OperationStatus: 'SUCCESS' });
+    const id = ProgressEvent!.Identifier!;
+    expect(id).toMatch(/^sqsqueuepolicy-[a-z0-9]{12}$/);
+    const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['Policy'] }));
+    expect(JSON.parse(attrs.Attributes!.Policy!)).toEqual(policy);
+    const read = await cc.send(new GetResourceCommand({ TypeName: 'AWS::SQS::QueuePolicy', Identifier: id }));
+    expect(JSON.parse(read.ResourceDescription!.Properties!)).toEqual({
+      Id: id,
+      Queues: [QueueUrl],
+      PolicyDocument: policy,
+    });
+    const deleted = await cc.send(
+      new DeleteResourceCommand({ TypeName: 'AWS::SQS::QueuePolicy', Identifier: id }),
+    );
+    await cc.send(
+      new GetResourceRequestStatusCommand({ RequestToken: deleted.ProgressEvent!.RequestToken! }),
+    );
+    expect(
+      (await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['Policy'] }))).Attributes
+        ?.Policy,
+    ).toBeUndefined();
+
+    await sqs.send(
+      new SetQueueAttributesCommand({ QueueUrl, Attributes: { Policy: JSON.stringify(policy) } }),
+    );
+    const inventory = (await ctx.emulator.control.inventory()).filter(
+      (i) => i.type === 'AWS::SQS::QueuePolicy',
+    );
+    expect(inventory.map((i) => i.identifier)).toEqual([QueueUrl]);
   });
 });

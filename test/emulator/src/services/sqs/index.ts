@@ -7,7 +7,7 @@ import { AwsError } from '../../core/errors';
 import { badRequest } from '../../control/routes';
 import { AwsJsonCodec } from '../../core/protocols/aws-json';
 import type { ServiceModule } from '../../core/service';
-import { QueueProvider } from './resource';
+import { QueuePolicyProvider, QueueProvider } from './resource';
 import { LIST_AFTER_CREATE, SqsOperations } from './service';
 import { SqsMessageOperations } from './message-operations';
 import { SqsStore } from './store';
@@ -45,7 +45,7 @@ export const sqs: ServiceModule = {
       stop: () => store.messages.wakeAll(),
       latency: sqsLatency,
       store,
-      resources: [new QueueProvider(store)],
+      resources: [new QueueProvider(store), new QueuePolicyProvider(store)],
       settings: {
         read: () => ({ sqsDeleteCooldownMs: store.deleteCooldownMs }),
         update: ({ sqsDeleteCooldownMs }) => {

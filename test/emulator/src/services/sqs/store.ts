@@ -18,6 +18,16 @@ export interface Queue {
   tags: Record<string, string>;
 }
 
+/** A queue policy made through Cloud Control (`AWS::SQS::QueuePolicy`): one document on some queues. */
+export interface QueuePolicyRecord {
+  id: string;
+  account: string;
+  region: string;
+  /** Queue names. */
+  queues: string[];
+  document: string;
+}
+
 /** Settable attribute → valid integer range, or undefined for non-integer attributes. */
 const INTEGER_RANGES: Record<string, [number, number]> = {
   DelaySeconds: [0, 900],
@@ -82,6 +92,8 @@ export class SqsStore implements ServiceStore {
   readonly queues = new Map<string, Queue>();
   /** The queues' messages. */
   readonly messages = new MessageStore();
+  /** Queue policies made through Cloud Control, by id. */
+  readonly policies = new Map<string, QueuePolicyRecord>();
   /** When each queue name was last deleted (ms), for QueueDeletedRecently. */
   private readonly deleted = new Map<string, number>();
   /** How long a deleted queue's name stays unavailable (AWS: 60 s). */
@@ -182,25 +194,31 @@ export class SqsStore implements ServiceStore {
 
   clear(): void {
     this.queues.clear();
+    this.policies.clear();
     this.messages.clear();
     this.deleted.clear();
   }
 
-  snapshot(): { queues: Array<Queue & { messages?: unknown[] }> } {
+  snapshot(): { queues: Array<Queue & { messages?: unknown[] }>; policies: QueuePolicyRecord[] } {
     return {
       queues: [...this.queues.values()].map((q) => {
         const messages = this.messages.snapshotOf(q);
         return messages.length ? { ...q, messages } : q;
       }),
+      policies: [...this.policies.values()],
     };
   }
 
   restore(saved: unknown): void {
-    for (const { messages, ...q } of (saved as { queues?: Array<Queue & { messages?: unknown[] }> }).queues ??
-      []) {
+    const data = saved as {
+      queues?: Array<Queue & { messages?: unknown[] }>;
+      policies?: QueuePolicyRecord[];
+    };
+    for (const { messages, ...q } of data.queues ?? []) {
       this.queues.set(SqsStore.key(q.account, q.region, q.name), q);
       this.messages.restoreFor(q, messages);
     }
+    for (const p of data.policies ?? []) this.policies.set(p.id, p);
   }
 }
 
