@@ -7,6 +7,7 @@ import type { ServiceModule } from '../core/service';
 import { cloudControl } from './cloudcontrol';
 import { cloudFormation } from './cloudformation';
 import { ec2 } from './ec2';
+import { events } from './events';
 import { s3 } from './s3';
 import { secretsManager } from './secretsmanager';
 import { sns } from './sns';
@@ -19,6 +20,7 @@ export const SERVICES: readonly ServiceModule[] = [
   sts,
   sqs,
   sns,
+  events,
   ssm,
   secretsManager,
   cloudFormation,
