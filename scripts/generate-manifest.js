@@ -16,7 +16,12 @@ async function buildManifest(root) {
     respectNoCacheDefault: true,
   });
   await plugin.load();
-  return JSON.stringify(plugin.manifest, null, 2) + '\n';
+  // Commands in name order: oclif lists them in directory order, which differs between checkouts.
+  const manifest = plugin.manifest;
+  manifest.commands = Object.fromEntries(
+    Object.entries(manifest.commands).sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+  return JSON.stringify(manifest, null, 2) + '\n';
 }
 
 async function main() {
