@@ -160,6 +160,32 @@ export class EventBusProvider implements ResourceProvider {
   }
 }
 
+/** Renames the keys of one object (shallow). */
+function renamed(value: unknown, names: Record<string, string>): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [names[k] ?? k, v]));
+}
+
+/**
+ * A target between CloudFormation's shape and the API's: they differ inside
+ * `EcsParameters` only (`PlacementStrategies`/`PlacementStrategy`,
+ * `TagList`/`Tags`, `AwsVpcConfiguration`/`awsvpcConfiguration`).
+ */
+function convertTarget(target: Model, toApi: boolean): Model {
+  const ecs = target.EcsParameters as Model | undefined;
+  if (!ecs) return { ...target };
+  const keys = toApi
+    ? { PlacementStrategies: 'PlacementStrategy', TagList: 'Tags' }
+    : { PlacementStrategy: 'PlacementStrategies', Tags: 'TagList' };
+  const out = renamed(ecs, keys) as Model;
+  if (ecs.NetworkConfiguration)
+    out.NetworkConfiguration = renamed(
+      ecs.NetworkConfiguration,
+      toApi ? { AwsVpcConfiguration: 'awsvpcConfiguration' } : { awsvpcConfiguration: 'AwsVpcConfiguration' },
+    );
+  return { ...target, EcsParameters: out };
+}
+
 function ruleModel(rule: Rule): Model {
   return {
     Arn: ruleArn(rule),
@@ -170,7 +196,7 @@ function ruleModel(rule: Rule): Model {
     State: rule.state,
     ...(rule.description !== undefined ? { Description: rule.description } : {}),
     ...(rule.roleArn ? { RoleArn: rule.roleArn } : {}),
-    ...(rule.targets.length ? { Targets: rule.targets.map((t) => ({ ...t })) } : {}),
+    ...(rule.targets.length ? { Targets: rule.targets.map((t) => convertTarget(t, false)) } : {}),
     ...tagList(rule.tags),
   };
 }
@@ -205,7 +231,7 @@ function ruleSettings(
   const raw = Array.isArray(desired.Targets) ? (desired.Targets as Model[]) : [];
   let targets: Target[];
   try {
-    targets = raw.map((t, i) => checkTarget(t, i + 1));
+    targets = raw.map((t, i) => checkTarget(convertTarget(t, true), i + 1));
   } catch (err) {
     throw failure(err);
   }
