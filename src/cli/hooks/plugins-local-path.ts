@@ -1,9 +1,11 @@
 /**
  * oclif's `plugins:preinstall` hook of the cdkd CLI: `cdkd plugins install
  * ./cdkd-provider-events-0.1.0.tgz` installs that tarball (or folder). oclif
- * reads any argument with a `/` as a GitHub repository; a path that exists
- * on disk is given to npm as a `file:` spec instead, resolved against the
- * directory the command runs in (npm itself runs in oclif's data folder).
+ * reads an argument with a `/` as a GitHub repository and one without as an
+ * npm package name; one that names a path on disk is given to npm as a
+ * `file:` spec instead, resolved against the directory the command runs in
+ * (npm itself runs in oclif's data folder). A package name is only ever a
+ * path when such a file is there.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -20,11 +22,14 @@ export function localPluginSpec(url: string, cwd: string): string | undefined {
 }
 
 const hook: Hook<'plugins:preinstall'> = async function (options) {
-  const { plugin } = options;
-  if (plugin.type !== 'repo') return;
+  const plugin = options.plugin as { type: 'npm' | 'repo'; name?: string; url?: string };
+  // A bare file name (`pack-0.1.0.tgz`) reaches oclif as an npm package name, anything with a `/` as a repository.
+  const given = plugin.type === 'repo' ? plugin.url : plugin.name;
+  const spec = given === undefined ? undefined : localPluginSpec(given, process.cwd());
+  if (!spec) return;
   // oclif installs from this same object once the hook returns.
-  const spec = localPluginSpec(plugin.url, process.cwd());
-  if (spec) plugin.url = spec;
+  plugin.type = 'repo';
+  plugin.url = spec;
 };
 
 export default hook;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { localPluginSpec } from '../../../src/cli/hooks/plugins-local-path';
+import hook, { localPluginSpec } from '../../../src/cli/hooks/plugins-local-path';
 
 describe('cdkd plugins install of a local tarball or folder', () => {
   let dir: string;
@@ -26,5 +26,38 @@ describe('cdkd plugins install of a local tarball or folder', () => {
     expect(localPluginSpec('https://github.com/acme/cdkd-provider-widgets', dir)).toBeUndefined();
     expect(localPluginSpec('git+ssh://git@github.com/acme/x.git', dir)).toBeUndefined();
     expect(localPluginSpec('file:/tmp/x.tgz', dir)).toBeUndefined();
+  });
+});
+
+describe('the plugins:preinstall hook', () => {
+  let dir: string;
+  let cwd: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-local-plugin-hook-'));
+    fs.writeFileSync(path.join(dir, 'pack-0.1.0.tgz'), '');
+    cwd = process.cwd();
+    process.chdir(dir);
+  });
+  afterAll(() => {
+    process.chdir(cwd);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  // The hook reads and rewrites only `options.plugin`; oclif installs from that object afterwards.
+  const run = (plugin: object) =>
+    (hook as unknown as (o: { plugin: object }) => Promise<unknown>)({ plugin });
+
+  it('turns a bare tarball name, which oclif reads as an npm package, into a file: spec', async () => {
+    const plugin = { type: 'npm', name: 'pack-0.1.0.tgz', tag: 'latest' };
+    await run(plugin);
+    expect(plugin).toMatchObject({
+      type: 'repo',
+      url: `file:${fs.realpathSync(path.join(dir, 'pack-0.1.0.tgz'))}`,
+    });
+  });
+
+  it('leaves an npm package name alone when no such file is there', async () => {
+    const plugin = { type: 'npm', name: '@cdkd/provider-events', tag: 'latest' };
+    await run(plugin);
+    expect(plugin).toEqual({ type: 'npm', name: '@cdkd/provider-events', tag: 'latest' });
   });
 });
