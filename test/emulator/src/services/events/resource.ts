@@ -174,7 +174,7 @@ function renamed(value: unknown, names: Record<string, string>): unknown {
 function convertTarget(target: Model, toApi: boolean): Model {
   const ecs = target.EcsParameters as Model | undefined;
   if (!ecs) return { ...target };
-  const keys = toApi
+  const keys: Record<string, string> = toApi
     ? { PlacementStrategies: 'PlacementStrategy', TagList: 'Tags' }
     : { PlacementStrategy: 'PlacementStrategies', Tags: 'TagList' };
   const out = renamed(ecs, keys) as Model;
