@@ -227,6 +227,17 @@ describe('SNS and EventBridge through their packs', () => {
       expect((await calls()).filter((c) => c.startsWith('cloudcontrol:'))).toEqual([]);
     };
 
+    it('cdkd providers check --pack @cdkd/provider-sns: every property accounted for', async () => {
+      const result = await h.cdkd(['providers', 'check', '--pack', '@cdkd/provider-sns']);
+      expectExit(result);
+      for (const type of ['AWS::SNS::Topic', 'AWS::SNS::Subscription', 'AWS::SNS::TopicPolicy'])
+        expect(result.stdout).toMatch(
+          new RegExp(
+            `${type} \\(@cdkd/provider-sns\\): \\d+ handled, \\d+ by design, \\d+ read-only, 0 unaccounted`,
+          ),
+        );
+    });
+
     it('deploys every resource through its own service API', async () => {
       await h.emulator.control.clearRequests();
       const result = await deploy(STACK);
