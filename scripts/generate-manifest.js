@@ -16,11 +16,13 @@ async function buildManifest(root) {
     respectNoCacheDefault: true,
   });
   await plugin.load();
-  // Commands in name order: oclif lists them in directory order, which differs between checkouts.
-  const manifest = plugin.manifest;
-  manifest.commands = Object.fromEntries(
-    Object.entries(manifest.commands).sort(([a], [b]) => (a < b ? -1 : 1)),
-  );
+  // oclif loads command files concurrently, so their order varies from run to run: sort them.
+  const manifest = {
+    ...plugin.manifest,
+    commands: Object.fromEntries(
+      Object.entries(plugin.manifest.commands).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    ),
+  };
   return JSON.stringify(manifest, null, 2) + '\n';
 }
 

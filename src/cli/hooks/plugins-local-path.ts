@@ -1,15 +1,14 @@
 /**
- * oclif's `plugins:preinstall` hook of the cdkd CLI: `cdkd plugins install
- * ./cdkd-provider-events-0.1.0.tgz` installs that tarball (or folder). oclif
- * reads an argument with a `/` as a GitHub repository and one without as an
- * npm package name; one that names a path on disk is given to npm as a
- * `file:` spec instead, resolved against the directory the command runs in
- * (npm itself runs in oclif's data folder). A package name is only ever a
- * path when such a file is there.
+ * `cdkd plugins install ./cdkd-provider-events-0.1.0.tgz` installs that
+ * tarball (or folder). oclif reads an argument with a `/` as a GitHub
+ * repository and one without as an npm package name; one that names a path
+ * on disk is given to npm as a `file:` spec instead, resolved against the
+ * directory the command runs in (npm itself runs in oclif's data folder). A
+ * package name is only ever a path when such a file is there. Used by the
+ * `plugins:preinstall` hook (`plugins-preinstall.ts`).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Hook } from '@oclif/core';
 
 const GITHUB = 'https://github.com/';
 
@@ -21,15 +20,23 @@ export function localPluginSpec(url: string, cwd: string): string | undefined {
   return fs.existsSync(resolved) ? `file:${resolved}` : undefined;
 }
 
-const hook: Hook<'plugins:preinstall'> = async function (options) {
-  const plugin = options.plugin as { type: 'npm' | 'repo'; name?: string; url?: string };
-  // A bare file name (`pack-0.1.0.tgz`) reaches oclif as an npm package name, anything with a `/` as a repository.
+/** What oclif parsed a `plugins install` argument into (the object it installs from afterwards). */
+export interface ParsedPlugin {
+  type: 'npm' | 'repo';
+  name?: string;
+  url?: string;
+}
+
+/**
+ * Points `plugin` at the local path its argument names, if it names one;
+ * true when it did. A bare file name (`pack-0.1.0.tgz`) reaches oclif as an
+ * npm package name, anything with a `/` as a repository.
+ */
+export function pointAtLocalPath(plugin: ParsedPlugin, cwd: string): boolean {
   const given = plugin.type === 'repo' ? plugin.url : plugin.name;
-  const spec = given === undefined ? undefined : localPluginSpec(given, process.cwd());
-  if (!spec) return;
-  // oclif installs from this same object once the hook returns.
+  const spec = given === undefined ? undefined : localPluginSpec(given, cwd);
+  if (!spec) return false;
   plugin.type = 'repo';
   plugin.url = spec;
-};
-
-export default hook;
+  return true;
+}

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import hook, { localPluginSpec } from '../../../src/cli/hooks/plugins-local-path';
+import { localPluginSpec } from '../../../src/cli/hooks/plugins-local-path';
+import hook from '../../../src/cli/hooks/plugins-preinstall';
 
 describe('cdkd plugins install of a local tarball or folder', () => {
   let dir: string;
@@ -43,8 +44,19 @@ describe('the plugins:preinstall hook', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
   // The hook reads and rewrites only `options.plugin`; oclif installs from that object afterwards.
+  // The hook's `this`: the CLI's oclif settings, and oclif's `error`, which throws.
+  const self = {
+    config: {
+      pjson: { oclif: { scope: 'cdkd', pluginPrefix: 'provider', plugins: ['@cdkd/provider-sqs'] } },
+    },
+    error: (message: string) => {
+      throw new Error(message);
+    },
+  };
   const run = (plugin: object) =>
-    (hook as unknown as (o: { plugin: object }) => Promise<unknown>)({ plugin });
+    (hook as unknown as (this: typeof self, o: { plugin: object }) => Promise<unknown>).call(self, {
+      plugin,
+    });
 
   it('turns a bare tarball name, which oclif reads as an npm package, into a file: spec', async () => {
     const plugin = { type: 'npm', name: 'pack-0.1.0.tgz', tag: 'latest' };
@@ -53,6 +65,20 @@ describe('the plugins:preinstall hook', () => {
       type: 'repo',
       url: `file:${fs.realpathSync(path.join(dir, 'pack-0.1.0.tgz'))}`,
     });
+  });
+
+  it('installs a tarball before the short-name rule could refuse its file name', async () => {
+    fs.writeFileSync(path.join(dir, 'acme-widgets-1.0.0.tgz'), '');
+    const plugin = { type: 'npm', name: 'acme-widgets-1.0.0.tgz', tag: 'latest' };
+    await run(plugin);
+    expect(plugin).toMatchObject({
+      type: 'repo',
+      url: expect.stringMatching(/^file:.*acme-widgets-1\.0\.0\.tgz$/),
+    });
+    // Without the file, the same name is a short name cdkd refuses.
+    await expect(run({ type: 'npm', name: 'acme-widgets-2.0.0.tgz', tag: 'latest' })).rejects.toThrow(
+      /is short for @cdkd\/provider-acme-widgets-2\.0\.0\.tgz/,
+    );
   });
 
   it('leaves an npm package name alone when no such file is there', async () => {
