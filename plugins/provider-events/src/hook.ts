@@ -29,11 +29,15 @@ export function eventsProviderPack(): ProviderPack {
       {
         resourceType: 'AWS::Events::Rule',
         handledProperties: [...RULE_HANDLED_PROPERTIES],
+        // The rule ARN is the physical id, and Cloud Control's identifier of a rule.
+        physicalIdIsPrimaryIdentifier: true,
         createProvider: providers.rule,
       },
       {
         resourceType: 'AWS::Events::EventBus',
         handledProperties: [...BUS_HANDLED_PROPERTIES],
+        // The bus name is the physical id, and Cloud Control's identifier (Name).
+        physicalIdIsPrimaryIdentifier: true,
         createProvider: providers.bus,
       },
     ],

@@ -26,6 +26,15 @@ describe('@cdkd/provider-events registration', () => {
     expect(coverage.counts.handled).toBe(schemas.writablePropertyNames(type).length);
   });
 
+  it("declares where its physical id is Cloud Control's primary identifier, so resources can move between them", () => {
+    expect(
+      eventsProviderPack().providers.map((p) => [p.resourceType, p.physicalIdIsPrimaryIdentifier ?? false]),
+    ).toEqual([
+      ['AWS::Events::Rule', true],
+      ['AWS::Events::EventBus', true],
+    ]);
+  });
+
   it('is what the hook returns', async () => {
     const result = await (hook as unknown as () => Promise<unknown>)();
     expect(JSON.stringify(result)).toBe(JSON.stringify(eventsProviderPack()));

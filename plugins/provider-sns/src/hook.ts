@@ -32,11 +32,15 @@ export function snsProviderPack(): ProviderPack {
       {
         resourceType: 'AWS::SNS::Topic',
         handledProperties: [...TOPIC_HANDLED_PROPERTIES],
+        // The topic ARN is the physical id, and Cloud Control's identifier of a topic.
+        physicalIdIsPrimaryIdentifier: true,
         createProvider: providers.topic,
       },
       {
         resourceType: 'AWS::SNS::Subscription',
         handledProperties: [...SUBSCRIPTION_HANDLED_PROPERTIES],
+        // The subscription ARN is the physical id, and Cloud Control's identifier (Arn).
+        physicalIdIsPrimaryIdentifier: true,
         createProvider: providers.subscription,
       },
       {

@@ -26,6 +26,17 @@ describe('@cdkd/provider-sns registration', () => {
     expect(coverage.counts.handled).toBe(schemas.writablePropertyNames(type).length);
   });
 
+  it("declares where its physical id is Cloud Control's primary identifier, so resources can move between them", () => {
+    expect(
+      snsProviderPack().providers.map((p) => [p.resourceType, p.physicalIdIsPrimaryIdentifier ?? false]),
+    ).toEqual([
+      ['AWS::SNS::Topic', true],
+      ['AWS::SNS::Subscription', true],
+      // Its physical id is the first topic's ARN; Cloud Control's Id is one of its own.
+      ['AWS::SNS::TopicPolicy', false],
+    ]);
+  });
+
   it('is what the hook returns', async () => {
     const result = await (hook as unknown as () => Promise<unknown>)();
     expect(JSON.stringify(result)).toBe(JSON.stringify(snsProviderPack()));
