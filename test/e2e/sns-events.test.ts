@@ -21,7 +21,7 @@ import {
   PublishCommand,
   SNSClient,
 } from '@aws-sdk/client-sns';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { ROOT, expectExit, inventoryResources, startHarness, stateResources } from './support/cdkd-cli';
 import type { CdkdHarness } from './support/cdkd-cli';
 import type { StackState } from '../../src/state/types';
@@ -124,6 +124,21 @@ describe('SNS and EventBridge through their packs', () => {
     const state = await h.readState(stackName);
     expect(inventoryResources(await h.appInventory())).toEqual(stateResources(state));
     return state;
+  };
+
+  /** The queue's messages, deleted once read: left in flight they would be seen again after the visibility timeout. */
+  const takeMessages = async (queueUrl: string) => {
+    const messages =
+      (await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }))).Messages ??
+      [];
+    if (messages.length)
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
+    return messages.map((m) => m.Body!);
   };
 
   beforeAll(async () => {
@@ -302,10 +317,7 @@ describe('SNS and EventBridge through their packs', () => {
           Entries: [{ EventBusName: 'shop-bus', Source: 'com.shop', DetailType: 'Order', Detail: '{"n":1}' }],
         }),
       );
-      const bodies = (
-        (await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 })))
-          .Messages ?? []
-      ).map((m) => m.Body!);
+      const bodies = await takeMessages(queueUrl);
       expect(bodies).toHaveLength(2);
       expect(bodies).toContain('an order');
       expect(JSON.parse(bodies.find((b) => b !== 'an order')!)).toMatchObject({
@@ -358,10 +370,7 @@ describe('SNS and EventBridge through their packs', () => {
         }),
       );
       const queueUrl = state!.outputs.QueueUrl as string;
-      const bodies = (
-        (await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 })))
-          .Messages ?? []
-      ).map((m) => m.Body!);
+      const bodies = await takeMessages(queueUrl);
       expect(bodies.map((b) => JSON.parse(b) as { detail?: unknown }).map((e) => e.detail)).toEqual([
         { n: 2 },
       ]);
