@@ -8,6 +8,7 @@ import { cloudControl } from './cloudcontrol';
 import { cloudFormation } from './cloudformation';
 import { ec2 } from './ec2';
 import { events } from './events';
+import { kms } from './kms';
 import { s3 } from './s3';
 import { secretsManager } from './secretsmanager';
 import { sns } from './sns';
@@ -23,6 +24,7 @@ export const SERVICES: readonly ServiceModule[] = [
   events,
   ssm,
   secretsManager,
+  kms,
   cloudFormation,
   ec2,
   cloudControl,
