@@ -24,6 +24,18 @@ const SDK_COMPOSITE_REF: Record<string, CompositeRule> = {
   'AWS::S3Tables::Table': { segments: 3, index: 2 },
 };
 
+/**
+ * Types whose recorded id is an ARN (Cloud Control's identifier, and what their
+ * SDK provider records) while `Ref` returns a name derived from it.
+ */
+const ARN_REF: Record<string, (arn: string) => string | undefined> = {
+  // `rule/<name>` on the default bus, `rule/<bus>/<name>` on another: Ref is the name, or `<bus>|<name>`.
+  'AWS::Events::Rule': (arn) => {
+    const m = /^arn:[^:]+:events:[^:]*:\d*:rule\/(?:([^/]+)\/)?([^/]+)$/.exec(arn);
+    return m ? (m[1] ? `${m[1]}|${m[2]}` : m[2]) : undefined;
+  },
+};
+
 /** `/properties/QueueUrl` -> `QueueUrl` (top-level pointers only; undefined otherwise). */
 function topLevelName(pointer: string): string | undefined {
   const m = /^\/properties\/([^/]+)$/.exec(pointer);
@@ -34,7 +46,8 @@ function topLevelName(pointer: string): string | undefined {
  * The value CloudFormation's `Ref` returns for a resource, from its recorded
  * physical id (and attributes / properties where the `Ref` value is one of them):
  *
- * 1. an SDK provider's composite id listed in the spec's table -> that segment;
+ * 1. an SDK provider's composite id listed in the spec's table -> that segment; an ARN
+ *    whose type's `Ref` is a name within it (an EventBridge rule) -> that name;
  * 2. no schema -> the physical id;
  * 3. an id shaped like the Cloud Control identifier (as many `|` segments as
  *    `primaryIdentifier` has parts) whose `refIdentifier` is part of it -> those
@@ -47,6 +60,8 @@ export function refValueOf(target: ResourceReferenceTarget, schema: ResourceSche
   const segments = physicalId.split('|');
   const rule = SDK_COMPOSITE_REF[target.resourceType];
   if (rule && segments.length === rule.segments) return segments[rule.index];
+  const fromArn = ARN_REF[target.resourceType]?.(physicalId);
+  if (fromArn !== undefined) return fromArn;
   if (!schema) return physicalId;
   const primary = schema.primaryIdentifier ?? [];
   const ref = schema.refIdentifier ?? primary;

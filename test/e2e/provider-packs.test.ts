@@ -81,6 +81,18 @@ describe('provider packs through the CLI', () => {
 
   afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
 
+  it('lists the bundled SNS pack', () => {
+    const { providers } = list();
+    expect(
+      providers.filter((p) => p.pack === '@cdkd/provider-sns').map((p) => [p.resourceType, p.install]),
+    ).toEqual([
+      ['AWS::SNS::Subscription', 'core'],
+      ['AWS::SNS::Topic', 'core'],
+      ['AWS::SNS::TopicPolicy', 'core'],
+    ]);
+    expect(cdkd('providers', 'check', '--pack', '@cdkd/provider-sns').status).toBe(0);
+  });
+
   it('lists the bundled SQS pack', () => {
     const { providers, problems } = list();
     expect(problems).toEqual([]);
@@ -143,7 +155,11 @@ describe('provider packs through the CLI', () => {
     ]);
     const [message] = problems.map((p) => p.message);
     for (const part of [BAD_PACK, 'AWS::SSM::Parameter', 'NotAProperty']) expect(message).toContain(part);
-    expect(providers.map((p) => p.resourceType)).toEqual(['AWS::SQS::Queue', 'AWS::SQS::QueuePolicy']);
+    // The bad pack registers nothing; the bundled packs are all there.
+    expect(providers.filter((p) => p.pack === BAD_PACK)).toEqual([]);
+    expect(providers.map((p) => p.resourceType)).toEqual(
+      expect.arrayContaining(['AWS::SQS::Queue', 'AWS::SQS::QueuePolicy', 'AWS::SNS::Topic']),
+    );
 
     const human = cdkd('providers');
     expect(human.status).toBe(0);

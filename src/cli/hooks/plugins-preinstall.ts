@@ -8,8 +8,11 @@
  *   package `<short>`; that fallback is refused.
  * - A pack bundled with cdkd is not installed again: the message says so
  *   (instead of "not in the registry").
+ * - A tarball or folder on disk is installed from there (`plugins-local-path.ts`),
+ *   before either rule: its file name is no package name.
  */
 import type { Hook } from '@oclif/core';
+import { pointAtLocalPath, type ParsedPlugin } from './plugins-local-path';
 
 /** The first-party packs cdkd bundles: its oclif plugins that are not oclif's own. */
 export function bundledPacks(plugins: readonly (string | { name: string })[] | undefined): string[] {
@@ -36,6 +39,8 @@ export function preinstallRefusal(
 }
 
 const hook: Hook<'plugins:preinstall'> = async function (options) {
+  // oclif installs from this same object once the hook returns.
+  if (pointAtLocalPath(options.plugin as ParsedPlugin, process.cwd())) return;
   if (options.plugin.type !== 'npm') return;
   const refusal = preinstallRefusal(options.plugin.name, this.config.pjson.oclif);
   if (refusal) this.error(refusal, { exit: 2 });

@@ -158,6 +158,15 @@ describe('Ref', () => {
       ['AWS::ApiGateway::Method', 'a1b2|xy9|GET', 'a1b2|xy9|GET', undefined],
       ['AWS::ApiGateway::Stage', 'a1b2|prod', 'prod', undefined],
       ['Custom::Thing', 'anything|goes', 'anything|goes', undefined],
+      // A rule is recorded by its ARN; Ref is its name, or bus|name on a custom bus.
+      ['AWS::Events::Rule', 'arn:aws:events:us-east-1:123456789012:rule/my-rule', 'my-rule', undefined],
+      [
+        'AWS::Events::Rule',
+        'arn:aws:events:us-east-1:123456789012:rule/orders/my-rule',
+        'orders|my-rule',
+        undefined,
+      ],
+      ['AWS::Events::Rule', 'orders|my-rule', 'orders|my-rule', undefined],
     ];
     it.each(cases)('%s %s -> %s', async (type, physicalId, expected, attributes) => {
       const props = await resolveProps(

@@ -37,3 +37,8 @@ export function secretKey(): string {
 export function uuid(): string {
   return randomUUID();
 }
+
+/** A random lower-case alphanumeric string, as in generated ids CloudFormation lower-cases. */
+export function lowerAlnum(length: number): string {
+  return fromAlphabet(UPPER_ALNUM, length).toLowerCase();
+}

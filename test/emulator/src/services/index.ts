@@ -7,10 +7,12 @@ import type { ServiceModule } from '../core/service';
 import { cloudControl } from './cloudcontrol';
 import { cloudFormation } from './cloudformation';
 import { ec2 } from './ec2';
+import { events } from './events';
 import { iam } from './iam';
 import { kms } from './kms';
 import { s3 } from './s3';
 import { secretsManager } from './secretsmanager';
+import { sns } from './sns';
 import { sqs } from './sqs';
 import { ssm } from './ssm';
 import { sts } from './sts';
@@ -19,6 +21,8 @@ export const SERVICES: readonly ServiceModule[] = [
   s3,
   sts,
   sqs,
+  sns,
+  events,
   ssm,
   secretsManager,
   kms,

@@ -26,6 +26,8 @@ export interface AwsQueryOptions {
   ec2?: boolean;
   /** The error for an action the service does not have (default InvalidAction). */
   unknownOperation?: (action: string) => AwsError;
+  /** Faults the service names otherwise than {@link queryFault}, by the HTTP status asked for (SNS: 429 `Throttled`). */
+  faults?: Record<number, { code: string; status: number }>;
 }
 
 /** Faults named by HTTP status, as the query services report them. */
@@ -140,7 +142,7 @@ export class AwsQueryCodec implements ProtocolCodec {
   }
 
   faultFor(status: number): { code: string; status: number } {
-    return this.options.ec2 ? ec2Fault(status) : queryFault(status);
+    return this.options.faults?.[status] ?? (this.options.ec2 ? ec2Fault(status) : queryFault(status));
   }
 
   unknownOperation(operation: string): AwsError {

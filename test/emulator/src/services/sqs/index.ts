@@ -1,12 +1,19 @@
-/** Amazon SQS (awsJson1_0, awsQueryCompatible): queues, shared with Cloud Control's `AWS::SQS::Queue`. */
+/**
+ * Amazon SQS (awsJson1_0, awsQueryCompatible): queues, shared with Cloud
+ * Control's `AWS::SQS::Queue`, and their messages. Other services deliver
+ * messages through its `api` ({@link SqsDeliveryApi}).
+ */
 import { AwsError } from '../../core/errors';
 import { badRequest } from '../../control/routes';
 import { AwsJsonCodec } from '../../core/protocols/aws-json';
 import type { ServiceModule } from '../../core/service';
-import { QueueProvider } from './resource';
+import { QueuePolicyProvider, QueueProvider } from './resource';
 import { LIST_AFTER_CREATE, SqsOperations } from './service';
+import { SqsMessageOperations } from './message-operations';
 import { SqsStore } from './store';
 import { sqsLatency } from './latency';
+
+export type { ServiceDelivery, SqsDeliveryApi } from './message-operations';
 
 const DELETE_COOLDOWN_MS = 60_000;
 
@@ -15,6 +22,7 @@ export const sqs: ServiceModule = {
   signingNames: ['sqs'],
   create(platform) {
     const store = new SqsStore();
+    const messages = new SqsMessageOperations(store);
     platform.consistency.register({
       name: LIST_AFTER_CREATE,
       description:
@@ -32,10 +40,12 @@ export const sqs: ServiceModule = {
         unknownOperation: (operation) =>
           new AwsError('InvalidAction', `The action ${operation} is not valid for this endpoint.`, 400),
       }),
-      operations: new SqsOperations(store, platform.consistency).operations,
+      operations: { ...new SqsOperations(store, platform.consistency).operations, ...messages.operations },
+      api: messages.api,
+      stop: () => store.messages.wakeAll(),
       latency: sqsLatency,
       store,
-      resources: [new QueueProvider(store)],
+      resources: [new QueueProvider(store), new QueuePolicyProvider(store)],
       settings: {
         read: () => ({ sqsDeleteCooldownMs: store.deleteCooldownMs }),
         update: ({ sqsDeleteCooldownMs }) => {

@@ -3,9 +3,10 @@
  * provider that lets Cloud Control create, read, update and delete queues in
  * SQS's own store (identifier: the queue URL as served by the emulator).
  */
-import { upperAlnum } from '../../core/ids';
+import { lowerAlnum, upperAlnum } from '../../core/ids';
 import {
   alreadyExists,
+  HandlerError,
   inventoryItems,
   notFound,
   serviceFailure,
@@ -16,7 +17,7 @@ import {
 } from '../../core/resources';
 import type { ResourceSchema } from '../../core/resource-schema';
 import type { InventoryItem, InventoryView } from '../../core/service';
-import { parseQueueUrl, queueArn, queueUrl, type Queue, type SqsStore } from './store';
+import { parseQueueUrl, queueArn, queueUrl, SqsStore, type Queue, type QueuePolicyRecord } from './store';
 
 const INTEGER_PROPERTIES = [
   'DelaySeconds',
@@ -163,5 +164,189 @@ export class QueueProvider implements ResourceProvider {
     return [...this.sqs.queues.values()]
       .filter((q) => q.account === scope.account && q.region === scope.region)
       .map((q) => queueResource(scope.baseUrl, q));
+  }
+}
+
+/**
+ * `AWS::SQS::QueuePolicy`: one policy document on some queues. A policy made
+ * through Cloud Control is a record with a generated `Id`; a queue whose
+ * `Policy` was set through the SQS API is listed (and readable) as a queue
+ * policy identified by the queue URL.
+ */
+export class QueuePolicyProvider implements ResourceProvider {
+  readonly typeName = 'AWS::SQS::QueuePolicy';
+
+  constructor(private readonly sqs: SqsStore) {}
+
+  private covered(): Set<string> {
+    return new Set(
+      [...this.sqs.policies.values()].flatMap((p) =>
+        p.queues.map((q) => SqsStore.key(p.account, p.region, q)),
+      ),
+    );
+  }
+
+  private recordModel(baseUrl: string, p: QueuePolicyRecord): Record<string, unknown> {
+    return {
+      Id: p.id,
+      Queues: p.queues.map((name) => `${baseUrl}/${p.account}/${name}`),
+      PolicyDocument: parsePolicy(p.document),
+    };
+  }
+
+  private attached(baseUrl: string, q: Queue): StoredResource {
+    const url = queueUrl(baseUrl, q);
+    return {
+      identifier: url,
+      model: { Id: url, Queues: [url], PolicyDocument: parsePolicy(q.attributes.Policy!) },
+    };
+  }
+
+  private nativeAttachments(filter: (q: Queue) => boolean): Queue[] {
+    const covered = this.covered();
+    return [...this.sqs.queues.values()].filter(
+      (q) => filter(q) && q.attributes.Policy && !covered.has(SqsStore.key(q.account, q.region, q.name)),
+    );
+  }
+
+  inventory(view: InventoryView): InventoryItem[] {
+    return [
+      ...inventoryItems(this.typeName, this.sqs.policies.values(), (p) => ({
+        identifier: p.id,
+        model: this.recordModel(view.baseUrl, p),
+      })),
+      ...inventoryItems(
+        this.typeName,
+        this.nativeAttachments(() => true),
+        (q) => this.attached(view.baseUrl, q),
+      ),
+    ];
+  }
+
+  private queues(scope: ResourceScope, desired: Record<string, unknown>): Queue[] {
+    const urls = Array.isArray(desired.Queues) ? (desired.Queues as unknown[]).map(String) : [];
+    if (!urls.length) throw new HandlerError('InvalidRequest', 'Queues must contain at least one queue URL');
+    return urls.map((url) => {
+      const parsed = parseQueueUrl(url);
+      const queue =
+        parsed && parsed.account === scope.account
+          ? this.sqs.get(parsed.account, scope.region, parsed.name)
+          : undefined;
+      if (!queue)
+        throw new HandlerError(
+          'NotFound',
+          `The specified queue does not exist (Service: Sqs, Status Code: 400): ${url}`,
+        );
+      return queue;
+    });
+  }
+
+  private write(queues: Queue[], document: string): void {
+    try {
+      for (const q of queues) this.sqs.setAttributes(q, { Policy: document });
+    } catch (err) {
+      throw serviceFailure(err, 'Sqs');
+    }
+  }
+
+  private clearPolicies(account: string, region: string, names: string[]): void {
+    for (const name of names) {
+      const q = this.sqs.get(account, region, name);
+      if (q) this.sqs.setAttributes(q, { Policy: '' });
+    }
+  }
+
+  create(scope: ResourceScope, _schema: ResourceSchema, desired: Record<string, unknown>): StoredResource {
+    const queues = this.queues(scope, desired);
+    const document = policyText(desired.PolicyDocument);
+    this.write(queues, document);
+    const record: QueuePolicyRecord = {
+      id: `sqsqueuepolicy-${lowerAlnum(12)}`,
+      account: scope.account,
+      region: scope.region,
+      queues: queues.map((q) => q.name),
+      document,
+    };
+    this.sqs.policies.set(record.id, record);
+    return { identifier: record.id, model: this.recordModel(scope.baseUrl, record) };
+  }
+
+  private record(scope: ResourceScope, identifier: string): QueuePolicyRecord | undefined {
+    const p = this.sqs.policies.get(identifier);
+    return p && p.account === scope.account && p.region === scope.region ? p : undefined;
+  }
+
+  private nativeAttachment(scope: ResourceScope, identifier: string): Queue | undefined {
+    const parsed = parseQueueUrl(identifier);
+    if (!parsed || parsed.account !== scope.account) return undefined;
+    const q = this.sqs.get(parsed.account, scope.region, parsed.name);
+    return q && q.attributes.Policy && !this.covered().has(SqsStore.key(q.account, q.region, q.name))
+      ? q
+      : undefined;
+  }
+
+  read(scope: ResourceScope, _schema: ResourceSchema, identifier: string): StoredResource | undefined {
+    const p = this.record(scope, identifier);
+    if (p) return { identifier, model: this.recordModel(scope.baseUrl, p) };
+    const q = this.nativeAttachment(scope, identifier);
+    return q ? this.attached(scope.baseUrl, q) : undefined;
+  }
+
+  update(
+    scope: ResourceScope,
+    schema: ResourceSchema,
+    identifier: string,
+    desired: Record<string, unknown>,
+  ): StoredResource {
+    const p = this.record(scope, identifier);
+    if (!p) throw notFound(schema.typeName, identifier);
+    const queues = this.queues(scope, desired);
+    const document = policyText(desired.PolicyDocument);
+    this.write(queues, document);
+    const names = queues.map((q) => q.name);
+    this.clearPolicies(
+      p.account,
+      p.region,
+      p.queues.filter((n) => !names.includes(n)),
+    );
+    p.queues = names;
+    p.document = document;
+    return { identifier, model: this.recordModel(scope.baseUrl, p) };
+  }
+
+  delete(scope: ResourceScope, schema: ResourceSchema, identifier: string): void {
+    const p = this.record(scope, identifier);
+    if (p) {
+      this.clearPolicies(p.account, p.region, p.queues);
+      this.sqs.policies.delete(identifier);
+      return;
+    }
+    const q = this.nativeAttachment(scope, identifier);
+    if (!q) throw notFound(schema.typeName, identifier);
+    this.sqs.setAttributes(q, { Policy: '' });
+  }
+
+  list(scope: ResourceScope): StoredResource[] {
+    const here = (x: { account: string; region: string }) =>
+      x.account === scope.account && x.region === scope.region;
+    return [
+      ...[...this.sqs.policies.values()]
+        .filter(here)
+        .map((p) => ({ identifier: p.id, model: this.recordModel(scope.baseUrl, p) })),
+      ...this.nativeAttachments(here).map((q) => this.attached(scope.baseUrl, q)),
+    ];
+  }
+}
+
+/** A policy document as SQS keeps it: a template's string as it is, an object as JSON. */
+function policyText(document: unknown): string {
+  return typeof document === 'string' ? document : JSON.stringify(document);
+}
+
+function parsePolicy(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
 }

@@ -1,4 +1,4 @@
-/** Amazon SQS operations: queue management (messages are not emulated). */
+/** Amazon SQS operations: queue management (messages: `message-operations.ts`). */
 import type { ConsistencySwitches } from '../../core/consistency';
 import { AwsError } from '../../core/errors';
 import { requireString } from '../../core/protocols/aws-json';
@@ -37,12 +37,7 @@ export class SqsOperations {
   ) {}
 
   private queueFromUrl(ctx: CallContext, input: Input): Queue {
-    const url = requireString(input, 'QueueUrl', 'MissingParameter');
-    const parsed = parseQueueUrl(url);
-    if (!parsed) throw new AwsError('InvalidAddress', 'The address is not valid for this endpoint.', 404);
-    const queue = this.store.get(parsed.account, ctx.region, parsed.name);
-    if (!queue || parsed.account !== ctx.account) throw sqsErrors.queueDoesNotExist();
-    return queue;
+    return queueFromUrl(this.store, ctx, input);
   }
 
   private createQueue(ctx: CallContext, input: Input): unknown {
@@ -69,7 +64,7 @@ export class SqsOperations {
   private getQueueAttributes(ctx: CallContext, input: Input): unknown {
     const queue = this.queueFromUrl(ctx, input);
     const requested = Array.isArray(input.AttributeNames) ? (input.AttributeNames as string[]) : [];
-    const all = queueAttributes(queue);
+    const all = queueAttributes(queue, this.store.messages.counts(queue));
     const attributes: Record<string, string> = {};
     const wantsAll = requested.includes('All');
     for (const name of requested) {
@@ -176,13 +171,26 @@ const KNOWN_ATTRIBUTE_NAMES = new Set([
   'VisibilityTimeout',
 ]);
 
+/** The queue a request's `QueueUrl` names, in the caller's account and region. */
+export function queueFromUrl(store: SqsStore, ctx: CallContext, input: Input): Queue {
+  const url = requireString(input, 'QueueUrl', 'MissingParameter');
+  const parsed = parseQueueUrl(url);
+  if (!parsed) throw new AwsError('InvalidAddress', 'The address is not valid for this endpoint.', 404);
+  const queue = store.get(parsed.account, ctx.region, parsed.name);
+  if (!queue || parsed.account !== ctx.account) throw sqsErrors.queueDoesNotExist();
+  return queue;
+}
+
 /** Every attribute GetQueueAttributes reports for `All`. */
-export function queueAttributes(queue: Queue): Record<string, string> {
+export function queueAttributes(
+  queue: Queue,
+  counts: { visible: number; notVisible: number; delayed: number },
+): Record<string, string> {
   return {
     QueueArn: queueArn(queue),
-    ApproximateNumberOfMessages: '0',
-    ApproximateNumberOfMessagesNotVisible: '0',
-    ApproximateNumberOfMessagesDelayed: '0',
+    ApproximateNumberOfMessages: String(counts.visible),
+    ApproximateNumberOfMessagesNotVisible: String(counts.notVisible),
+    ApproximateNumberOfMessagesDelayed: String(counts.delayed),
     CreatedTimestamp: String(queue.created),
     LastModifiedTimestamp: String(queue.lastModified),
     ...queue.attributes,

@@ -4,6 +4,7 @@
  */
 import { AwsError } from '../../core/errors';
 import type { ServiceStore } from '../../core/service';
+import { MessageStore } from './messages';
 
 export interface Queue {
   account: string;
@@ -15,6 +16,16 @@ export interface Queue {
   /** Settable attributes, as SQS strings. */
   attributes: Record<string, string>;
   tags: Record<string, string>;
+}
+
+/** A queue policy made through Cloud Control (`AWS::SQS::QueuePolicy`): one document on some queues. */
+export interface QueuePolicyRecord {
+  id: string;
+  account: string;
+  region: string;
+  /** Queue names. */
+  queues: string[];
+  document: string;
 }
 
 /** Settable attribute → valid integer range, or undefined for non-integer attributes. */
@@ -79,6 +90,10 @@ export const sqsErrors = {
 
 export class SqsStore implements ServiceStore {
   readonly queues = new Map<string, Queue>();
+  /** The queues' messages. */
+  readonly messages = new MessageStore();
+  /** Queue policies made through Cloud Control, by id. */
+  readonly policies = new Map<string, QueuePolicyRecord>();
   /** When each queue name was last deleted (ms), for QueueDeletedRecently. */
   private readonly deleted = new Map<string, number>();
   /** How long a deleted queue's name stays unavailable (AWS: 60 s). */
@@ -173,21 +188,37 @@ export class SqsStore implements ServiceStore {
   delete(queue: Queue): void {
     const key = SqsStore.key(queue.account, queue.region, queue.name);
     this.queues.delete(key);
+    this.messages.drop(queue);
     this.deleted.set(key, Date.now());
   }
 
   clear(): void {
     this.queues.clear();
+    this.policies.clear();
+    this.messages.clear();
     this.deleted.clear();
   }
 
-  snapshot(): { queues: Queue[] } {
-    return { queues: [...this.queues.values()] };
+  snapshot(): { queues: Array<Queue & { messages?: unknown[] }>; policies: QueuePolicyRecord[] } {
+    return {
+      queues: [...this.queues.values()].map((q) => {
+        const messages = this.messages.snapshotOf(q);
+        return messages.length ? { ...q, messages } : q;
+      }),
+      policies: [...this.policies.values()],
+    };
   }
 
   restore(saved: unknown): void {
-    for (const q of (saved as { queues?: Queue[] }).queues ?? [])
+    const data = saved as {
+      queues?: Array<Queue & { messages?: unknown[] }>;
+      policies?: QueuePolicyRecord[];
+    };
+    for (const { messages, ...q } of data.queues ?? []) {
       this.queues.set(SqsStore.key(q.account, q.region, q.name), q);
+      this.messages.restoreFor(q, messages);
+    }
+    for (const p of data.policies ?? []) this.policies.set(p.id, p);
   }
 }
 
