@@ -89,6 +89,8 @@ export class BucketHandlers extends S3Base {
           'Your previous request to create the named bucket succeeded and you already own it.',
           409,
           { BucketName: name },
+          // S3 names where the bucket lives on the conflict itself.
+          { 'x-amz-bucket-region': existing.region },
         );
       }
     } else {
