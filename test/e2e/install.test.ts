@@ -66,6 +66,7 @@ describe('the packed package', () => {
       'provider-sqs',
     );
     expect(fs.existsSync(path.join(installedPack, 'dist', 'hook.js'))).toBe(true);
+    expect(fs.existsSync(path.join(installedPack, '..', 'provider-s3', 'dist', 'hook.js'))).toBe(true);
 
     const version = await run(bin, ['--version'], tmp, h.env);
     expectExit(version);
@@ -73,6 +74,7 @@ describe('the packed package', () => {
     const providers = await run(bin, ['providers'], tmp, h.env);
     expectExit(providers);
     expect(providers.stdout).toMatch(/AWS::SQS::Queue\s+@cdkd\/provider-sqs\s+core/);
+    expect(providers.stdout).toMatch(/AWS::S3::Bucket\s+@cdkd\/provider-s3\s+core/);
 
     // The example app, as a user's project: outside the repository, its aws-cdk-lib its own.
     const app = path.join(tmp, 'app');

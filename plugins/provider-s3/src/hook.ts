@@ -4,6 +4,9 @@
  * `@aws-sdk/client-s3`) is required only when cdkd first provisions that type.
  */
 import type { ProviderPack, ProvidersHook } from '@cdkd/plugin-api';
+// Types only: erased from the built hook, so neither module (nor the SDK) loads with it.
+import type { S3BucketPolicyProvider } from './bucket-policy-provider';
+import type { S3BucketProvider } from './bucket-provider';
 import {
   BUCKET_HANDLED_PROPERTIES,
   BUCKET_POLICY_HANDLED_PROPERTIES,
@@ -25,8 +28,8 @@ export function s3ProviderPack(): ProviderPack {
         // The bucket name is the physical id and Cloud Control's identifier of a bucket.
         physicalIdIsPrimaryIdentifier: true,
         createProvider: (ctx) => {
-          const { S3BucketProvider } = require('./bucket-provider') as typeof import('./bucket-provider');
-          return new S3BucketProvider(ctx);
+          const loaded = require('./bucket-provider') as { S3BucketProvider: typeof S3BucketProvider };
+          return new loaded.S3BucketProvider(ctx);
         },
       },
       {
@@ -35,9 +38,10 @@ export function s3ProviderPack(): ProviderPack {
         // The bucket name, as Cloud Control identifies a bucket policy.
         physicalIdIsPrimaryIdentifier: true,
         createProvider: (ctx) => {
-          const { S3BucketPolicyProvider } =
-            require('./bucket-policy-provider') as typeof import('./bucket-policy-provider');
-          return new S3BucketPolicyProvider(ctx);
+          const loaded = require('./bucket-policy-provider') as {
+            S3BucketPolicyProvider: typeof S3BucketPolicyProvider;
+          };
+          return new loaded.S3BucketPolicyProvider(ctx);
         },
       },
     ],
