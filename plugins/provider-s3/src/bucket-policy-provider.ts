@@ -18,7 +18,7 @@ import type {
   UpdateContext,
 } from '@cdkd/plugin-api';
 import { policyText, samePolicy } from './policy-document';
-import { errorName, isNoSuchBucket, isRetryableBucketConflict } from './s3-errors';
+import { alreadyExists, errorName, isNoSuchBucket, isRetryableBucketConflict, s3Failure } from './s3-errors';
 
 type Props = Record<string, unknown>;
 
@@ -44,14 +44,11 @@ export class S3BucketPolicyProvider implements ResourceProvider {
     const current = await this.currentPolicy(bucket, logicalId, resourceType, context.signal);
     if (current !== undefined) {
       if (samePolicy(current, properties.PolicyDocument, this.ctx.partition)) return { physicalId: bucket };
-      const ErrorClass = this.ctx.errors.ResourceExistsError ?? this.ctx.errors.ProvisioningError;
-      throw new ErrorClass(
+      throw alreadyExists(
+        this.ctx,
         `Bucket ${bucket} already has a bucket policy, and it is not the one ${logicalId} declares.`,
-        {
-          resource: { logicalId, resourceType, physicalId: bucket },
-          remedy:
-            'Remove the existing policy (or the other AWS::S3::BucketPolicy that wrote it) and deploy again.',
-        },
+        { logicalId, resourceType, physicalId: bucket },
+        'Remove the existing policy (or the other AWS::S3::BucketPolicy that wrote it) and deploy again.',
       );
     }
     await this.putPolicy(bucket, properties.PolicyDocument, logicalId, resourceType, context.signal);
@@ -202,20 +199,11 @@ export class S3BucketPolicyProvider implements ResourceProvider {
     resourceType: string,
     physicalId: string,
   ): Error {
-    if (this.ctx.errors.isCdkdError(err)) return err as Error;
-    const name = errorName(err);
-    const message = err instanceof Error ? err.message : String(err);
-    const blocked = name === 'AccessDenied' && /BlockPublicPolicy/.test(message);
-    return new this.ctx.errors.ProvisioningError(`S3 ${name ? `${name} ` : ''}while ${doing}: ${message}`, {
-      cause: err,
-      resource: { logicalId, resourceType, physicalId },
-      retryable: this.ctx.isTransientError(err),
-      ...(blocked
-        ? {
-            remedy:
-              "The policy grants public access and the bucket's public access block refuses public policies: set blockPublicAccess on the bucket to allow it, or narrow the policy.",
-          }
-        : {}),
-    });
+    const blocked =
+      errorName(err) === 'AccessDenied' && err instanceof Error && /BlockPublicPolicy/.test(err.message);
+    const remedy = blocked
+      ? "The policy grants public access and the bucket's public access block refuses public policies: set blockPublicAccess on the bucket to allow it, or narrow the policy."
+      : undefined;
+    return s3Failure(this.ctx, err, doing, { logicalId, resourceType, physicalId }, remedy);
   }
 }

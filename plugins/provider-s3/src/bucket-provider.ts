@@ -52,7 +52,14 @@ import {
 } from './bucket-config';
 import { bucketAttributes, generateBucketName } from './bucket-name';
 import { OWNERSHIP_TAG_PREFIX } from './bucket-properties';
-import { errorName, isNoSuchBucket, isRetryableBucketConflict, responseHeader } from './s3-errors';
+import {
+  alreadyExists,
+  errorName,
+  isNoSuchBucket,
+  isRetryableBucketConflict,
+  responseHeader,
+  s3Failure,
+} from './s3-errors';
 
 type Props = Record<string, unknown>;
 /** An S3 call with its command (any client command) ready to send. */
@@ -549,13 +556,13 @@ export class S3BucketProvider implements ResourceProvider {
     resourceType: string,
     physicalId: string,
   ): Error {
-    const ErrorClass = this.ctx.errors.ResourceExistsError ?? this.ctx.errors.ProvisioningError;
-    return new ErrorClass(message, {
+    return alreadyExists(
+      this.ctx,
+      message,
+      { logicalId, resourceType, physicalId },
+      'Set another BucketName (or leave it unset to have cdkd generate one), delete the other bucket, or import it with `cdkd import`.',
       cause,
-      resource: { logicalId, resourceType, physicalId },
-      remedy:
-        'Set another BucketName (or leave it unset to have cdkd generate one), delete the other bucket, or import it with `cdkd import`.',
-    });
+    );
   }
 
   private wrap(
@@ -565,19 +572,11 @@ export class S3BucketProvider implements ResourceProvider {
     resourceType: string,
     physicalId?: string,
   ): Error {
-    if (this.ctx.errors.isCdkdError(err)) return err as Error;
-    const name = errorName(err);
-    const message = err instanceof Error ? err.message : String(err);
-    const region = name === 'PermanentRedirect' ? responseHeader(err, 'x-amz-bucket-region') : undefined;
-    return new this.ctx.errors.ProvisioningError(`S3 ${name ? `${name} ` : ''}while ${doing}: ${message}`, {
-      cause: err,
-      resource: { logicalId, resourceType, physicalId },
-      retryable: this.ctx.isTransientError(err),
-      ...(name === 'PermanentRedirect'
-        ? {
-            remedy: `The bucket is in ${region ?? 'another region'}, not ${this.ctx.region}: run cdkd with the region the stack was deployed to.`,
-          }
-        : {}),
-    });
+    const elsewhere = errorName(err) === 'PermanentRedirect';
+    const region = elsewhere ? responseHeader(err, 'x-amz-bucket-region') : undefined;
+    const remedy = elsewhere
+      ? `The bucket is in ${region ?? 'another region'}, not ${this.ctx.region}: run cdkd with the region the stack was deployed to.`
+      : undefined;
+    return s3Failure(this.ctx, err, doing, { logicalId, resourceType, physicalId }, remedy);
   }
 }

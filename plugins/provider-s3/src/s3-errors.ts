@@ -1,3 +1,5 @@
+import type { ProviderContext, ProviderErrorResource } from '@cdkd/plugin-api';
+
 /** S3 error names as the SDK reports them. */
 
 /** The AWS error name of an SDK error (`NoSuchBucket`), or `''`. */
@@ -23,4 +25,35 @@ export function responseHeader(err: unknown, name: string): string | undefined {
 /** S3 answers a conflicting configuration call on the same bucket with OperationAborted; retrying is documented. */
 export function isRetryableBucketConflict(err: unknown): boolean {
   return errorName(err) === 'OperationAborted';
+}
+
+/** An S3 error as cdkd's provisioning error: the AWS error name, what was being done, and the remedy. */
+export function s3Failure(
+  ctx: ProviderContext,
+  err: unknown,
+  doing: string,
+  resource: ProviderErrorResource,
+  remedy?: string,
+): Error {
+  if (ctx.errors.isCdkdError(err)) return err as Error;
+  const name = errorName(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return new ctx.errors.ProvisioningError(`S3 ${name ? `${name} ` : ''}while ${doing}: ${message}`, {
+    cause: err,
+    resource,
+    retryable: ctx.isTransientError(err),
+    ...(remedy ? { remedy } : {}),
+  });
+}
+
+/** A name or identity collision: ResourceExistsError (ProvisioningError in cdkd versions without it). */
+export function alreadyExists(
+  ctx: ProviderContext,
+  message: string,
+  resource: ProviderErrorResource,
+  remedy: string,
+  cause?: unknown,
+): Error {
+  const ErrorClass = ctx.errors.ResourceExistsError ?? ctx.errors.ProvisioningError;
+  return new ErrorClass(message, { cause, resource, remedy });
 }
