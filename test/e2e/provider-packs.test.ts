@@ -143,7 +143,12 @@ describe('provider packs through the CLI', () => {
     ]);
     const [message] = problems.map((p) => p.message);
     for (const part of [BAD_PACK, 'AWS::SSM::Parameter', 'NotAProperty']) expect(message).toContain(part);
-    expect(providers.map((p) => p.resourceType)).toEqual(['AWS::SQS::Queue', 'AWS::SQS::QueuePolicy']);
+    expect(providers.map((p) => p.resourceType)).toEqual([
+      'AWS::S3::Bucket',
+      'AWS::S3::BucketPolicy',
+      'AWS::SQS::Queue',
+      'AWS::SQS::QueuePolicy',
+    ]);
 
     const human = cdkd('providers');
     expect(human.status).toBe(0);
