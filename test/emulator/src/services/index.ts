@@ -7,6 +7,7 @@ import type { ServiceModule } from '../core/service';
 import { cloudControl } from './cloudcontrol';
 import { cloudFormation } from './cloudformation';
 import { ec2 } from './ec2';
+import { kms } from './kms';
 import { s3 } from './s3';
 import { secretsManager } from './secretsmanager';
 import { sqs } from './sqs';
@@ -19,6 +20,7 @@ export const SERVICES: readonly ServiceModule[] = [
   sqs,
   ssm,
   secretsManager,
+  kms,
   cloudFormation,
   ec2,
   cloudControl,
