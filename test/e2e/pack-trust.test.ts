@@ -191,6 +191,8 @@ describe('pack trust and isolation', () => {
       }),
     ]);
     expect(providers.map((p) => `${p.resourceType} ${p.pack} ${p.install}`)).toEqual([
+      'AWS::S3::Bucket @cdkd/provider-s3 core',
+      'AWS::S3::BucketPolicy @cdkd/provider-s3 core',
       'AWS::SQS::Queue @cdkd/provider-sqs core',
       'AWS::SQS::QueuePolicy @cdkd/provider-sqs core',
     ]);

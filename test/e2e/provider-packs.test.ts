@@ -158,7 +158,13 @@ describe('provider packs through the CLI', () => {
     // The bad pack registers nothing; the bundled packs are all there.
     expect(providers.filter((p) => p.pack === BAD_PACK)).toEqual([]);
     expect(providers.map((p) => p.resourceType)).toEqual(
-      expect.arrayContaining(['AWS::SQS::Queue', 'AWS::SQS::QueuePolicy', 'AWS::SNS::Topic']),
+      expect.arrayContaining([
+        'AWS::S3::Bucket',
+        'AWS::S3::BucketPolicy',
+        'AWS::SQS::Queue',
+        'AWS::SQS::QueuePolicy',
+        'AWS::SNS::Topic',
+      ]),
     );
 
     const human = cdkd('providers');

@@ -71,6 +71,9 @@ const ARRAY_ELEMENTS = new Set([
   'AllowedMethod',
   'AllowedHeader',
   'ExposeHeader',
+  'Transition',
+  'NoncurrentVersionTransition',
+  'RoutingRule',
 ]);
 
 const OPTIONS = {

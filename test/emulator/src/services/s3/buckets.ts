@@ -1,10 +1,13 @@
 /** Buckets: list, create (naming and location rules), head, location, delete. */
 import { AwsError } from '../../core/errors';
-import type { EmulatorRequest, EmulatorResponse } from '../../core/http';
+import { header, type EmulatorRequest, type EmulatorResponse } from '../../core/http';
 import type { CallContext } from '../../core/service';
 import { parseXml } from '../../core/xml';
 import { clampInt, owner, S3Base, type S3Target as Target } from './base';
+import { ownershipFromHeader } from './bucket-ownership';
 import { s3Errors } from './errors';
+import type { Tag } from './store';
+import { tagSetOf } from './tags';
 import { compareKeys } from './versions';
 
 export class BucketHandlers extends S3Base {
@@ -37,12 +40,17 @@ export class BucketHandlers extends S3Base {
   createBucket(ctx: CallContext, req: EmulatorRequest, target: Target): EmulatorResponse {
     const name = target.Bucket!;
     validateBucketName(name);
+    const ownership = ownershipFromHeader(header(req, 'x-amz-object-ownership'));
     let constraint = '';
+    let tags: Tag[] = [];
     if (req.body.length) {
       const doc = parseXml(req.body);
       const config = doc?.CreateBucketConfiguration as Record<string, unknown> | undefined;
       if (!doc || (doc && !('CreateBucketConfiguration' in doc))) throw s3Errors.malformedXml();
       constraint = typeof config?.LocationConstraint === 'string' ? config.LocationConstraint : '';
+      tags = tagSetOf(config?.Tags);
+      if (tags.length > 50)
+        throw new AwsError('InvalidTag', 'Bucket tag count cannot be greater than 50', 400);
     }
     if (constraint === 'us-east-1') {
       throw new AwsError('InvalidLocationConstraint', 'The specified location-constraint is not valid', 400, {
@@ -81,10 +89,13 @@ export class BucketHandlers extends S3Base {
           'Your previous request to create the named bucket succeeded and you already own it.',
           409,
           { BucketName: name },
+          // S3 names where the bucket lives on the conflict itself.
+          { 'x-amz-bucket-region': existing.region },
         );
       }
     } else {
-      this.store.createBucket(name, ctx.account, region);
+      const bucket = this.store.createBucket(name, ctx.account, region, ownership);
+      if (tags.length) bucket.tags = tags;
     }
     return { status: 200, headers: { location: `/${name}` } };
   }

@@ -114,6 +114,10 @@ function operationOf(req: EmulatorRequest, target: Target): string {
       if (q.has('publicAccessBlock')) return 'GetPublicAccessBlock';
       if (q.has('tagging')) return 'GetBucketTagging';
       if (q.has('location')) return 'GetBucketLocation';
+      if (q.has('ownershipControls')) return 'GetBucketOwnershipControls';
+      if (q.has('lifecycle')) return 'GetBucketLifecycleConfiguration';
+      if (q.has('cors')) return 'GetBucketCors';
+      if (q.has('website')) return 'GetBucketWebsite';
       if (q.has('versions')) return 'ListObjectVersions';
       if (q.has('uploads')) return 'ListMultipartUploads';
       refuseUnmodelled(q);
@@ -126,6 +130,10 @@ function operationOf(req: EmulatorRequest, target: Target): string {
       if (q.has('policy')) return 'PutBucketPolicy';
       if (q.has('publicAccessBlock')) return 'PutPublicAccessBlock';
       if (q.has('tagging')) return 'PutBucketTagging';
+      if (q.has('ownershipControls')) return 'PutBucketOwnershipControls';
+      if (q.has('lifecycle')) return 'PutBucketLifecycleConfiguration';
+      if (q.has('cors')) return 'PutBucketCors';
+      if (q.has('website')) return 'PutBucketWebsite';
       refuseUnmodelled(q);
       return 'CreateBucket';
     }
@@ -135,6 +143,10 @@ function operationOf(req: EmulatorRequest, target: Target): string {
       if (q.has('policy')) return 'DeleteBucketPolicy';
       if (q.has('publicAccessBlock')) return 'DeletePublicAccessBlock';
       if (q.has('tagging')) return 'DeleteBucketTagging';
+      if (q.has('ownershipControls')) return 'DeleteBucketOwnershipControls';
+      if (q.has('lifecycle')) return 'DeleteBucketLifecycle';
+      if (q.has('cors')) return 'DeleteBucketCors';
+      if (q.has('website')) return 'DeleteBucketWebsite';
       refuseUnmodelled(q);
       return 'DeleteBucket';
     }
@@ -244,13 +256,9 @@ function checkPresignedExpiry(req: EmulatorRequest): void {
 /** Bucket-level subresources S3 has but the emulator does not model. */
 const UNMODELLED_BUCKET_SUBRESOURCES = [
   'acl',
-  'cors',
-  'lifecycle',
   'logging',
   'notification',
-  'ownershipControls',
   'replication',
-  'website',
   'accelerate',
   'analytics',
   'inventory',

@@ -6,6 +6,10 @@
 import type { OperationHandler, ServiceModule } from '../../core/service';
 import type { S3Target } from './base';
 import { BucketConfigHandlers } from './bucket-config';
+import { CorsHandlers } from './bucket-cors';
+import { LifecycleHandlers } from './bucket-lifecycle';
+import { OwnershipControlsHandlers } from './bucket-ownership';
+import { WebsiteHandlers } from './bucket-website';
 import { PolicyHandlers } from './bucket-policy';
 import { BucketHandlers } from './buckets';
 import { S3Codec } from './codec';
@@ -25,6 +29,10 @@ export const s3: ServiceModule = {
     const buckets = new BucketHandlers(store);
     const config = new BucketConfigHandlers(store);
     const policy = new PolicyHandlers(store);
+    const ownership = new OwnershipControlsHandlers(store);
+    const lifecycle = new LifecycleHandlers(store);
+    const cors = new CorsHandlers(store);
+    const website = new WebsiteHandlers(store);
     const listing = new ListingHandlers(store);
     const objects = new ObjectHandlers(store);
     const tagging = new ObjectTaggingHandlers(store);
@@ -60,6 +68,18 @@ export const s3: ServiceModule = {
         GetPublicAccessBlock: op(policy, policy.getPublicAccessBlock),
         PutPublicAccessBlock: op(policy, policy.putPublicAccessBlock),
         DeletePublicAccessBlock: op(policy, policy.deletePublicAccessBlock),
+        GetBucketOwnershipControls: op(ownership, ownership.getBucketOwnershipControls),
+        PutBucketOwnershipControls: op(ownership, ownership.putBucketOwnershipControls),
+        DeleteBucketOwnershipControls: op(ownership, ownership.deleteBucketOwnershipControls),
+        GetBucketLifecycleConfiguration: op(lifecycle, lifecycle.getBucketLifecycleConfiguration),
+        PutBucketLifecycleConfiguration: op(lifecycle, lifecycle.putBucketLifecycleConfiguration),
+        DeleteBucketLifecycle: op(lifecycle, lifecycle.deleteBucketLifecycle),
+        GetBucketCors: op(cors, cors.getBucketCors),
+        PutBucketCors: op(cors, cors.putBucketCors),
+        DeleteBucketCors: op(cors, cors.deleteBucketCors),
+        GetBucketWebsite: op(website, website.getBucketWebsite),
+        PutBucketWebsite: op(website, website.putBucketWebsite),
+        DeleteBucketWebsite: op(website, website.deleteBucketWebsite),
         ListObjectsV2: op(listing, listing.listObjectsV2),
         ListObjects: op(listing, listing.listObjectsV1),
         ListObjectVersions: op(listing, listing.listObjectVersions),

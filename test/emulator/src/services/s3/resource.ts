@@ -16,6 +16,16 @@ import {
 } from '../../core/resources';
 import type { ResourceSchema } from '../../core/resource-schema';
 import type { InventoryItem } from '../../core/service';
+import {
+  corsFromCfn,
+  corsToCfn,
+  lifecycleFromCfn,
+  lifecycleToCfn,
+  ownershipFromCfn,
+  ownershipToCfn,
+  websiteFromCfn,
+  websiteToCfn,
+} from './cfn-bucket-config';
 import { DEFAULT_PUBLIC_ACCESS_BLOCK, type Bucket, type S3Store } from './store';
 
 /** Region-specific website endpoint separator, as AWS documents it. */
@@ -55,6 +65,10 @@ export function bucketProperties(bucket: Bucket): Record<string, unknown> {
   };
   if (bucket.publicAccessBlock) props.PublicAccessBlockConfiguration = { ...bucket.publicAccessBlock };
   if (bucket.tags?.length) props.Tags = bucket.tags.map((t) => ({ ...t }));
+  if (bucket.ownership) props.OwnershipControls = ownershipToCfn(bucket.ownership);
+  if (bucket.lifecycle) props.LifecycleConfiguration = lifecycleToCfn(bucket.lifecycle);
+  if (bucket.cors) props.CorsConfiguration = corsToCfn(bucket.cors);
+  if (bucket.website) props.WebsiteConfiguration = websiteToCfn(bucket.website);
   return props;
 }
 
@@ -109,6 +123,18 @@ export function applyBucketProperties(bucket: Bucket, props: Record<string, unkn
         bucket.tags = Array.isArray(value)
           ? (value as Array<{ Key: string; Value: string }>).map((t) => ({ Key: t.Key, Value: t.Value }))
           : undefined;
+        break;
+      case 'OwnershipControls':
+        bucket.ownership = ownershipFromCfn(value);
+        break;
+      case 'LifecycleConfiguration':
+        bucket.lifecycle = lifecycleFromCfn(value);
+        break;
+      case 'CorsConfiguration':
+        bucket.cors = corsFromCfn(value);
+        break;
+      case 'WebsiteConfiguration':
+        bucket.website = websiteFromCfn(value);
         break;
       default:
         extra[name] = value;
@@ -174,6 +200,11 @@ export class BucketProvider implements ResourceProvider {
     const props = writable(schema, desired);
     if (!('Tags' in props)) bucket.tags = undefined;
     if (!('VersioningConfiguration' in props) && bucket.versioning) bucket.versioning = 'Suspended';
+    // A configuration removed from the model is removed from the bucket, as CloudFormation's handler does.
+    if (!('OwnershipControls' in props)) bucket.ownership = undefined;
+    if (!('LifecycleConfiguration' in props)) bucket.lifecycle = undefined;
+    if (!('CorsConfiguration' in props)) bucket.cors = undefined;
+    if (!('WebsiteConfiguration' in props)) bucket.website = undefined;
     applyBucketProperties(bucket, props);
     return { identifier, model: bucketProperties(bucket) };
   }

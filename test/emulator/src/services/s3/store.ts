@@ -58,6 +58,73 @@ export interface PublicAccessBlock {
   RestrictPublicBuckets: boolean;
 }
 
+/** S3 Object Ownership: who owns objects written by other accounts, and whether ACLs apply. */
+export type ObjectOwnership = 'BucketOwnerEnforced' | 'BucketOwnerPreferred' | 'ObjectWriter';
+export const OBJECT_OWNERSHIPS: readonly string[] = [
+  'BucketOwnerEnforced',
+  'BucketOwnerPreferred',
+  'ObjectWriter',
+];
+
+/** A lifecycle rule's object filter; several conditions are S3's `<And>`. */
+export interface LifecycleFilter {
+  Prefix?: string;
+  Tags: Tag[];
+  ObjectSizeGreaterThan?: number;
+  ObjectSizeLessThan?: number;
+}
+
+/** One rule of a bucket lifecycle configuration, in S3's own terms. */
+export interface LifecycleRule {
+  ID: string;
+  Status: 'Enabled' | 'Disabled';
+  /** The deprecated rule-level `<Prefix>` (instead of a filter). */
+  Prefix?: string;
+  Filter?: LifecycleFilter;
+  Expiration?: { Days?: number; Date?: string; ExpiredObjectDeleteMarker?: boolean };
+  Transitions: Array<{ Days?: number; Date?: string; StorageClass: string }>;
+  NoncurrentVersionExpiration?: { NoncurrentDays?: number; NewerNoncurrentVersions?: number };
+  NoncurrentVersionTransitions: Array<{
+    NoncurrentDays?: number;
+    StorageClass: string;
+    NewerNoncurrentVersions?: number;
+  }>;
+  AbortIncompleteMultipartUpload?: { DaysAfterInitiation: number };
+}
+
+export interface BucketLifecycle {
+  rules: LifecycleRule[];
+  /** `x-amz-transition-default-minimum-object-size`. */
+  transitionDefaultMinimumObjectSize: string;
+}
+
+export interface CorsRule {
+  ID?: string;
+  AllowedHeaders: string[];
+  AllowedMethods: string[];
+  AllowedOrigins: string[];
+  ExposeHeaders: string[];
+  MaxAgeSeconds?: number;
+}
+
+export interface RoutingRule {
+  Condition?: { HttpErrorCodeReturnedEquals?: string; KeyPrefixEquals?: string };
+  Redirect: {
+    HostName?: string;
+    HttpRedirectCode?: string;
+    Protocol?: string;
+    ReplaceKeyPrefixWith?: string;
+    ReplaceKeyWith?: string;
+  };
+}
+
+export interface WebsiteConfiguration {
+  IndexDocument?: { Suffix: string };
+  ErrorDocument?: { Key: string };
+  RedirectAllRequestsTo?: { HostName: string; Protocol?: string };
+  RoutingRules: RoutingRule[];
+}
+
 export interface UploadPart {
   partNumber: number;
   body: Buffer;
@@ -89,6 +156,11 @@ export interface Bucket {
   /** Undefined once deleted (new buckets block public access by default). */
   publicAccessBlock?: PublicAccessBlock;
   tags?: Tag[];
+  /** Undefined once deleted (new buckets get `BucketOwnerEnforced`). */
+  ownership?: ObjectOwnership;
+  lifecycle?: BucketLifecycle;
+  cors?: CorsRule[];
+  website?: WebsiteConfiguration;
   /** Versions of each key, newest first; the first is the current one. */
   objects: Map<string, ObjectVersion[]>;
   uploads: Map<string, MultipartUpload>;
@@ -125,8 +197,14 @@ export class S3Store implements ServiceStore {
   /** Bucket names are global across accounts and regions, as in AWS. */
   readonly buckets = new Map<string, Bucket>();
 
-  createBucket(name: string, account: string, region: string): Bucket {
+  createBucket(
+    name: string,
+    account: string,
+    region: string,
+    ownership: ObjectOwnership = 'BucketOwnerEnforced',
+  ): Bucket {
     const bucket: Bucket = {
+      ownership,
       name,
       account,
       region,

@@ -12,7 +12,12 @@ export function parseTaggingHeader(value: string | undefined): Tag[] {
 export function parseTagging(body: Buffer): Tag[] {
   const doc = parseXml(body)?.Tagging as Record<string, unknown> | undefined;
   if (!doc) throw s3Errors.malformedXml();
-  const tagSet = doc.TagSet as Record<string, unknown> | string | undefined;
+  return tagSetOf(doc.TagSet);
+}
+
+/** The tags of a parsed `<TagSet>` / `<Tags>` element; a key given twice is refused. */
+export function tagSetOf(element: unknown): Tag[] {
+  const tagSet = element as Record<string, unknown> | string | undefined;
   const tags =
     (tagSet && typeof tagSet === 'object'
       ? (tagSet.Tag as Array<Record<string, unknown>> | undefined)
