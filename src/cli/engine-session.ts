@@ -2,8 +2,11 @@
  * What deploy, destroy and diff need for one invocation, built once: the client
  * factory, the state store, the provider registry (every installed pack's
  * `cdkd:providers` hook), the provisioner, the progress renderer, and Ctrl-C
- * handling (the first SIGINT/SIGTERM stops new work and lets the command save
- * state and release its lock; the second exits at once).
+ * handling: the first SIGINT/SIGTERM stops new work and lets the operations in
+ * flight finish; the second cancels them (a Cloud Control wait is cancelled
+ * with CancelResourceRequest) and the command saves state and releases its lock
+ * — every operation was announced in the write-ahead log, so whatever was in
+ * flight is settled by the next run; a third exits at once.
  */
 import type { Config } from '@oclif/core';
 import type { AwsClientFactory } from '../config/aws-clients';
@@ -28,8 +31,10 @@ export interface EngineSession {
   store: StateStore;
   schemas: SchemaStore;
   provisioner: ResourceProvisioner;
-  /** Aborted by the first SIGINT / SIGTERM. */
+  /** Aborted by the first SIGINT / SIGTERM: stop starting new work. */
   signal: AbortSignal;
+  /** Aborted by the second: cancel the work in flight. */
+  cancelSignal: AbortSignal;
   /** Synthesizes the app, with the caller's account and region as the default environment. */
   synthesize(): Promise<SynthesizedAssembly>;
   close(): void;
@@ -66,14 +71,22 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
   });
 
   const controller = new AbortController();
+  const cancel = new AbortController();
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
     interrupts++;
     if (interrupts === 1) {
       logger.warn(
-        `${signal} received: finishing the operations in flight, saving state and releasing the lock. Press Ctrl-C again to quit at once.`,
+        `${signal} received: finishing the operations in flight, saving state and releasing the lock. Press Ctrl-C again to cancel them.`,
       );
       controller.abort(new Error(`interrupted by ${signal}`));
+      return;
+    }
+    if (interrupts === 2) {
+      logger.warn(
+        `${signal} received again: cancelling the operations in flight (the next run settles them), saving state and releasing the lock. Press Ctrl-C again to quit at once.`,
+      );
+      cancel.abort(new Error(`cancelled by ${signal}`));
       return;
     }
     renderer.close();
@@ -95,6 +108,7 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     schemas,
     provisioner,
     signal: controller.signal,
+    cancelSignal: cancel.signal,
     synthesize: async () =>
       synthesize({ config, ioHost: renderer, defaultEnvironment: await defaultEnvironmentOf(factory) }),
     close: () => {

@@ -84,6 +84,7 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
           stackConcurrency: config.stackConcurrency,
           parameters,
           signal: session.signal,
+          cancelSignal: session.cancelSignal,
         });
         session.renderer.close();
         if (!this.jsonEnabled()) {

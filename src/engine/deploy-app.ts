@@ -34,7 +34,8 @@ export interface DeployAppOptions {
   stackConcurrency: number;
   parameters?: readonly ParameterAssignment[];
   signal?: AbortSignal;
-  saveIntervalMs?: number;
+  /** Cancels operations in flight (a second Ctrl-C). */
+  cancelSignal?: AbortSignal;
 }
 
 export interface DeployAppResult {
@@ -133,7 +134,7 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployAppRes
           ioHost,
           concurrency: options.concurrency,
           signal: options.signal,
-          saveIntervalMs: options.saveIntervalMs,
+          cancelSignal: options.cancelSignal,
         },
       );
       results.push(result);

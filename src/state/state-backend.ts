@@ -51,11 +51,17 @@ export interface SaveStateResult {
   /** Bytes written. */
   bytes: number;
   key: string;
+  versionId?: string;
 }
 
 export interface ObjectBody {
   body: string;
   etag: string;
+  versionId?: string;
+  /** When S3 stored this version (S3's clock, second precision). */
+  lastModified?: Date;
+  /** S3's clock when it answered (the response's `Date` header), when known. */
+  serverTime?: Date;
 }
 
 /** Reads an object's body and ETag; undefined when the key does not exist. */
@@ -63,14 +69,54 @@ export async function getObjectText(
   client: S3Client,
   bucket: string,
   key: string,
+  options: { abortSignal?: AbortSignal } = {},
 ): Promise<ObjectBody | undefined> {
+  const command = new GetObjectCommand({ Bucket: bucket, Key: key });
+  let serverTime: Date | undefined;
+  // The Date header is not part of the modelled output; read it from the raw response.
+  command.middlewareStack.add(
+    (next) => async (args) => {
+      const out = await next(args);
+      const date = (out.response as { headers?: Record<string, string> } | undefined)?.headers?.date;
+      const parsed = date ? new Date(date) : undefined;
+      if (parsed && !Number.isNaN(parsed.getTime())) serverTime = parsed;
+      return out;
+    },
+    { step: 'deserialize', name: 'cdkdServerTime' },
+  );
   try {
-    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const out = await client.send(command, { abortSignal: options.abortSignal });
     const body = (await out.Body?.transformToString('utf-8')) ?? '';
-    return { body, etag: out.ETag ?? '' };
+    return {
+      body,
+      etag: out.ETag ?? '',
+      ...(out.VersionId && out.VersionId !== 'null' ? { versionId: out.VersionId } : {}),
+      ...(out.LastModified ? { lastModified: out.LastModified } : {}),
+      ...(serverTime ? { serverTime } : {}),
+    };
   } catch (err) {
     if (isNoSuchKey(err)) return undefined;
     throw err;
+  }
+}
+
+/**
+ * After a write whose outcome is unknown — a 412 or 409 on a request the SDK
+ * retried, a 5xx, a dropped connection — reads the key back: the stored object
+ * when its body is exactly what this process sent (the write landed and only its
+ * reply was lost), undefined otherwise. A failed read counts as "not ours".
+ */
+export async function readBackOwnWrite(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  body: string,
+): Promise<ObjectBody | undefined> {
+  try {
+    const stored = await getObjectText(client, bucket, key);
+    return stored && stored.body === body ? stored : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -149,6 +195,7 @@ export class S3StateBackend {
       expectedEtag === undefined || migrating ? { IfNoneMatch: '*' } : { IfMatch: expectedEtag };
 
     let etag: string;
+    let versionId: string | undefined;
     try {
       const out = await withRetry(
         () =>
@@ -164,18 +211,26 @@ export class S3StateBackend {
         { isRetryable: retryConditional },
       );
       etag = out.ETag ?? '';
+      versionId = out.VersionId;
     } catch (err) {
-      if (isPreconditionFailed(err) || isNoSuchKey(err) || isConditionalConflict(err)) {
+      // The write may have landed with its reply lost (the SDK's retry then meets our own write).
+      const own = await readBackOwnWrite(client, this.bucket.name, key, body);
+      if (own) {
+        this.logger.debug(`Saved ${this.bucket.uri(key)} (the reply was lost; read back and confirmed).`);
+        etag = own.etag;
+        versionId = own.versionId;
+      } else if (isPreconditionFailed(err) || isNoSuchKey(err) || isConditionalConflict(err)) {
         throw this.conflict(stackName, region, key, expectedEtag === undefined || migrating, err);
+      } else {
+        throw err;
       }
-      throw err;
     }
 
     if (migrating) {
       this.legacyReads.delete(id);
       await this.deleteLegacyKey(client, stackName, legacyEtag, key);
     }
-    return { etag, bytes: Buffer.byteLength(body), key };
+    return { etag, bytes: Buffer.byteLength(body), key, ...(versionId ? { versionId } : {}) };
   }
 
   /**
