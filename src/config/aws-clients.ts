@@ -1,8 +1,12 @@
 /**
  * The one AWS client factory. Every AWS SDK v3 client cdkd (or a provider pack)
  * uses is built here: region, profile, the SDK credential chain, adaptive
- * retries, endpoint overrides. Clients are cached per (service, region,
- * credentials) so connections are reused across a deploy.
+ * retries, request timeouts, endpoint overrides. Clients are cached per
+ * (service, region, credentials) so connections are reused across a deploy.
+ *
+ * Every client has a connection timeout and a socket idle timeout: a call that
+ * hangs fails (and is retried by the SDK) instead of freezing the command — in
+ * particular the stack lock's renewal, which must keep its deadline.
  *
  * Endpoint overrides use the SDK's own `AWS_ENDPOINT_URL` /
  * `AWS_ENDPOINT_URL_<SERVICE>` settings, which the SDK reads by itself; the
@@ -25,6 +29,10 @@ export interface AwsClientFactoryOptions {
   endpointUrl?: string;
   /** SDK attempts per call (adaptive retry mode). Default 5. */
   maxAttempts?: number;
+  /** Longest wait for a connection, ms. Default 10 s. */
+  connectionTimeoutMs?: number;
+  /** Longest a request's socket may stay silent, ms. Default 60 s. */
+  socketTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -99,6 +107,10 @@ export class AwsClientFactory {
         credentials: this.credentials,
         retryMode: 'adaptive',
         maxAttempts: this.options.maxAttempts ?? 5,
+        requestHandler: {
+          connectionTimeout: this.options.connectionTimeoutMs ?? 10_000,
+          socketTimeout: this.options.socketTimeoutMs ?? 60_000,
+        },
       };
       if (this.options.endpointUrl) config.endpoint = this.options.endpointUrl;
       if (isS3) {
