@@ -149,7 +149,6 @@ export class SqsQueuePolicyProvider implements ResourceProvider {
           {
             cause: err,
             resource: { logicalId, resourceType, physicalId: queues[0] },
-            retryable: this.ctx.isTransientError(err),
           },
         );
       }
@@ -197,7 +196,6 @@ export class SqsQueuePolicyProvider implements ResourceProvider {
           {
             cause: err,
             resource: { logicalId, resourceType, physicalId: queueUrl },
-            retryable: this.ctx.isTransientError(err),
           },
         );
       }
@@ -223,7 +221,6 @@ export class SqsQueuePolicyProvider implements ResourceProvider {
         {
           cause: err,
           resource: { logicalId, resourceType, physicalId: queueUrl },
-          retryable: this.ctx.isTransientError(err),
         },
       );
     }
