@@ -22,7 +22,7 @@ import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute, ResourceState } from '../state/types';
 import { STATE_SCHEMA_VERSION } from '../state/types';
-import { hasUnsettledWork, readStackStateView } from '../state/wal-replay';
+import { hasUnsettledWork, readStackStateView, viewState } from '../state/wal-replay';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
 import type { ResourceSchemaLookup } from '../template/environment';
 import { TemplateResolver } from '../template/resolver';
@@ -256,10 +256,9 @@ class DeployRun {
     const { stackName, region, template } = this.input;
     const { store, provisioner } = this.options;
     const view = await readStackStateView(store.backend, store.wal, stackName, region);
-    const current = view.record ? view.builder.build({ kind: 'progress' }) : undefined;
     const preview = await planStack({
       template,
-      state: current,
+      state: viewState(view),
       schemas: this.lookup,
       resolverEnv: this.env,
     });

@@ -6,6 +6,7 @@
 import type { AwsClientFactory } from '../config/aws-clients';
 import { prepareStackAssets } from '../assets/prepare';
 import { planStack } from '../plan/plan-stack';
+import { readStackStateView, viewState } from '../state/wal-replay';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
@@ -38,11 +39,11 @@ export async function diffApp(options: DiffAppOptions): Promise<StackPlan[]> {
         ? prepareStackAssets(stack, modes.get(region)!).template
         : stack.template;
     const template = parseTemplate(raw, `template of ${stack.displayPath}`);
-    const record = await store.backend.getState(stack.stackName, region);
+    const view = await readStackStateView(store.backend, store.wal, stack.stackName, region);
     plans.push(
       await planStack({
         template,
-        state: record?.state,
+        state: viewState(view),
         schemas: { has: (t) => schemas.has(t), get: (t) => schemas.get(t) },
         resolverEnv: stackResolverEnv({
           stackName: stack.stackName,

@@ -18,3 +18,4 @@ export * from './bootstrap';
 export * from './migrate';
 export * from './inspect';
 export * from './state-store';
+export * from './push';

@@ -9,6 +9,7 @@
 import { mapWithConcurrency } from '../util/concurrency';
 import { StackStateBuilder } from './state-builder';
 import type { S3StateBackend, StateRecord } from './state-backend';
+import type { StackState } from './types';
 import type { WalSegment, WalSegmentRef, WriteAheadLogStore } from './write-ahead-log';
 
 export interface ReplayResult {
@@ -101,4 +102,11 @@ export function hasUnsettledWork(view: StackStateView): boolean {
     view.builder.pendingIntents().length > 0 ||
     view.builder.deposed().length > 0
   );
+}
+
+/** The record a view stands for: state.json with the log applied (undefined for a stack with neither). */
+export function viewState(view: StackStateView): StackState | undefined {
+  if (!view.record && view.replay.applied.length === 0) return undefined;
+  if (view.record && view.replay.applied.length === 0) return view.record.state;
+  return view.builder.build({ kind: 'progress' });
 }
