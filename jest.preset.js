@@ -12,7 +12,4 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json') }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  moduleNameMapper: {
-    '^cdkd/plugin-api$': path.join(__dirname, 'src/plugin-api/index.ts'),
-  },
 };

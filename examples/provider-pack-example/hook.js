@@ -16,7 +16,7 @@ const HANDLED_PROPERTIES = [
   'Value',
 ];
 
-/** @type {import('cdkd/plugin-api').ProvidersHook} */
+/** @type {import('@cdkd/plugin-api').ProvidersHook} */
 module.exports = async function cdkdProviders(options) {
   // options.apiVersions lists the plugin API versions this cdkd accepts.
   if (!options.apiVersions.includes(1)) {

@@ -26,9 +26,9 @@ const RESET_VALUES = {
   Tier: 'Standard',
 };
 
-/** @implements {import('cdkd/plugin-api').ResourceProvider} */
+/** @implements {import('@cdkd/plugin-api').ResourceProvider} */
 class SsmParameterProvider {
-  /** @param {import('cdkd/plugin-api').ProviderContext} ctx */
+  /** @param {import('@cdkd/plugin-api').ProviderContext} ctx */
   constructor(ctx) {
     this.ctx = ctx;
   }
@@ -37,7 +37,7 @@ class SsmParameterProvider {
     return this.ctx.clients.get(SSMClient);
   }
 
-  /** @type {import('cdkd/plugin-api').ResourceProvider['create']} */
+  /** @type {import('@cdkd/plugin-api').ResourceProvider['create']} */
   async create(logicalId, resourceType, properties, context) {
     // CloudFormation names an unnamed parameter itself; derive ours from the
     // create's idempotency token so a retried create finds the same name.
@@ -63,7 +63,7 @@ class SsmParameterProvider {
     return { physicalId: name, attributes: await this.attributes(name) };
   }
 
-  /** @type {import('cdkd/plugin-api').ResourceProvider['update']} */
+  /** @type {import('@cdkd/plugin-api').ResourceProvider['update']} */
   async update(logicalId, physicalId, resourceType, properties, previousProperties, context) {
     const client = this.client();
     this.ctx.assertRegionMatch(
@@ -107,7 +107,7 @@ class SsmParameterProvider {
     return { physicalId, wasReplaced: false, attributes: await this.attributes(physicalId) };
   }
 
-  /** @type {import('cdkd/plugin-api').ResourceProvider['delete']} */
+  /** @type {import('@cdkd/plugin-api').ResourceProvider['delete']} */
   async delete(logicalId, physicalId, resourceType, _properties, context) {
     const client = this.client();
     try {
@@ -126,7 +126,7 @@ class SsmParameterProvider {
     }
   }
 
-  /** @type {NonNullable<import('cdkd/plugin-api').ResourceProvider['getAttribute']>} */
+  /** @type {NonNullable<import('@cdkd/plugin-api').ResourceProvider['getAttribute']>} */
   async getAttribute(physicalId, _resourceType, attributeName) {
     try {
       return (await this.attributes(physicalId))[attributeName];

@@ -3,7 +3,7 @@
  * AWS::SQS::QueuePolicy. Only types come from cdkd; everything at run time
  * arrives through the provider context.
  */
-import type { ProviderPack, ProvidersHook } from 'cdkd/plugin-api';
+import type { ProviderPack, ProvidersHook } from '@cdkd/plugin-api';
 import { QUEUE_HANDLED_PROPERTIES } from './queue-attributes';
 import { QUEUE_POLICY_TYPE, SqsQueuePolicyProvider } from './queue-policy-provider';
 import { QUEUE_TYPE, SqsQueueProvider } from './queue-provider';

@@ -12,7 +12,7 @@ import type {
   ResourceProvider,
   ResourceUpdateResult,
   UpdateContext,
-} from 'cdkd/plugin-api';
+} from '@cdkd/plugin-api';
 import { parsePolicy, policiesEquivalent } from './policy-equivalence';
 import { errorName, isQueueNotFound } from './sqs-errors';
 

@@ -30,7 +30,7 @@ import type {
   ResourceProvider,
   ResourceUpdateResult,
   UpdateContext,
-} from 'cdkd/plugin-api';
+} from '@cdkd/plugin-api';
 import { errorName, isQueueNotFound } from './sqs-errors';
 import {
   attributesForUpdate,

@@ -5,7 +5,7 @@ import {
   SQSClient,
   SetQueueAttributesCommand,
 } from '@aws-sdk/client-sqs';
-import type { ProviderContext } from 'cdkd/plugin-api';
+import type { ProviderContext } from '@cdkd/plugin-api';
 import { startEmulator } from '../../../test/emulator/src';
 import type { RunningEmulator } from '../../../test/emulator/src';
 import { AwsClientFactory } from '../../../src/config/aws-clients';

@@ -1,0 +1,495 @@
+/**
+ * `@cdkd/plugin-api`: the public, versioned contract between cdkd and provider packs.
+ *
+ * A provider pack is an oclif plugin whose `package.json` declares a hook for
+ * the event `cdkd:providers`. The hook returns a {@link ProviderPack}. Everything
+ * a provider needs at run time arrives through {@link ProviderContext}, so a
+ * pack depends on this package for types only (a `devDependency`) and on
+ * nothing of cdkd at run time — a pack written in plain JavaScript against the
+ * same shapes loads just as well.
+ *
+ * This package has no runtime code and no dependencies: the hook types are
+ * stated structurally instead of through `@oclif/core`. Its major version is the
+ * plugin API version ({@link PluginApiVersion}); a minor version adds optional
+ * members only, so a pack built against 1.x loads in every cdkd that speaks 1.
+ *
+ * @packageDocumentation
+ */
+
+/** The plugin API version this package describes; a pack puts it in {@link ProviderPack.apiVersion}. */
+export type PluginApiVersion = 1;
+
+// ---------------------------------------------------------------------------
+// Provider results
+
+/** What a successful `create` returns. */
+export interface ResourceCreateResult {
+  /** The id the provider needs to address the resource again (name, ARN, URL, or `a|b` composite). */
+  physicalId: string;
+  /** Values `Fn::GetAtt` resolves to, by attribute name. Omit a key rather than storing `''`. */
+  attributes?: Record<string, unknown>;
+  /**
+   * The complete property bag actually sent to AWS, when the provider deliberately
+   * narrowed what the template asked for. Recorded in state instead of the desired
+   * properties. Rarely needed; leave absent to record the desired properties.
+   */
+  effectiveProperties?: Record<string, unknown>;
+  /** Every string value in `attributes` is sensitive: state stores `***` in its place. */
+  noEchoAttributes?: boolean;
+  /** Only these attribute names are sensitive. */
+  noEchoAttributeNames?: readonly string[];
+}
+
+/** What a successful `update` returns. */
+export interface ResourceUpdateResult {
+  /** Physical id after the update (may differ if the provider replaced the resource itself). */
+  physicalId: string;
+  /** True when the provider replaced the resource rather than updating it in place. */
+  wasReplaced: boolean;
+  /** Attributes after the update. */
+  attributes?: Record<string, unknown>;
+  /** See {@link ResourceCreateResult.effectiveProperties}. */
+  effectiveProperties?: Record<string, unknown>;
+  /** See {@link ResourceCreateResult.noEchoAttributes}. */
+  noEchoAttributes?: boolean;
+  /** See {@link ResourceCreateResult.noEchoAttributeNames}. */
+  noEchoAttributeNames?: readonly string[];
+}
+
+/**
+ * Returned by `delete` when the provider made NO AWS call and the resource may
+ * still exist (it could not be addressed). The engine keeps the state record,
+ * reports the skip and exits non-zero. Return nothing when the resource is gone.
+ */
+export interface ResourceDeleteResult {
+  outcome: 'skipped';
+  /** Why the delete was skipped; shown to the user. */
+  reason: string;
+}
+
+// ---------------------------------------------------------------------------
+// Call contexts
+
+/**
+ * Options of {@link CreateContext.generatePhysicalName}: the naming rules of the
+ * type's name property, so the generated name is valid as it is.
+ */
+export interface PhysicalNameOptions {
+  /** Longest name the type accepts, `suffix` included. */
+  maxLength: number;
+  /** Generate lower case only (S3 bucket names). Default false. */
+  lowercase?: boolean;
+  /**
+   * Characters allowed besides ASCII letters and digits; everything else in the
+   * stack name and logical id is dropped. Default `-`.
+   */
+  extraCharacters?: string;
+  /** Appended verbatim after the generated part, e.g. `.fifo` for a FIFO queue. */
+  suffix?: string;
+}
+
+/**
+ * The ownership marker of a create: tags a provider attaches to the resource it
+ * makes so that a later run, even in another process, can tell its own resource
+ * from one that merely has the same name.
+ */
+export interface ResourceOwnership {
+  /**
+   * Tags to attach at create (keys `cdkd:stack-name`, `cdkd:logical-id`,
+   * `cdkd:token`), merged with the template's own tags. An update must keep them.
+   */
+  readonly tags: Readonly<Record<string, string>>;
+  /**
+   * Classifies the tags read from an existing resource:
+   * `same-intent` — made by this very create (an earlier attempt whose reply was lost): adopt it;
+   * `same-resource` — made by cdkd for this stack and logical id, but by another create (a replaced
+   * original, say): do not adopt, throw {@link ProviderErrors.ResourceExistsError};
+   * `foreign` — not made by cdkd for this resource: never adopt, throw `ResourceExistsError`.
+   * Accepts a tag map or the `[{ Key, Value }]` list most AWS APIs return.
+   */
+  classify(
+    tags: Readonly<Record<string, string>> | ReadonlyArray<{ Key?: string; Value?: string }> | undefined,
+  ): 'same-intent' | 'same-resource' | 'foreign';
+}
+
+/** Context of a `create` call. */
+export interface CreateContext {
+  /** The stack the resource belongs to. */
+  stackName: string;
+  /** The region the resource is being created in. */
+  region: string;
+  /**
+   * The token of this create's intent. cdkd records the intent durably before the call and
+   * derives the token from it, so the token is the same for every retry of this create in
+   * this process AND in a later process that settles an interrupted deploy. Pass it as the
+   * API's `ClientToken` / idempotency token, or derive deterministic names from it
+   * ({@link generatePhysicalName}). A create called again with the same token must return
+   * the same resource, or throw {@link ProviderErrors.ResourceExistsError}; never a second
+   * resource. A new intent (a replacement, a re-create after a delete) gets a new token.
+   * At most 64 characters of `[A-Za-z0-9-]`.
+   */
+  idempotencyToken: string;
+  /**
+   * The attempt of this create (0 for the first). cdkd retries a create only after a
+   * failure the provider marked `retryable`, and records each attempt durably before it is
+   * sent. A provider whose API settles a request under its token for good (Cloud Control
+   * answers a reused `ClientToken` with the same failed request) derives a per-attempt request
+   * token from `idempotencyToken` and `attempt`; names and ownership stay tied to the token
+   * alone. Absent in cdkd versions before it was added (treat as 0).
+   */
+  attempt?: number;
+  /**
+   * Aborted when the operation must stop: Ctrl-C, or the stack lock was lost. Pass it to
+   * SDK calls (`client.send(command, { abortSignal })`) and to waiters. Absent in cdkd
+   * versions before it was added.
+   */
+  signal?: AbortSignal;
+  /**
+   * A name for a resource whose template leaves its name property unset, in CloudFormation's
+   * style (`<stack>-<logicalId>-<suffix>`, shortened to fit), where the suffix is derived from
+   * {@link idempotencyToken}: the same intent always gets the same name, so a repeated create
+   * finds the resource an earlier attempt made. Absent in cdkd versions before it was added.
+   */
+  generatePhysicalName?(options: PhysicalNameOptions): string;
+  /** The ownership marker to attach and check. Absent in cdkd versions before it was added. */
+  ownership?: ResourceOwnership;
+}
+
+/** Context of an `update` call. */
+export interface UpdateContext {
+  stackName?: string;
+  /** The region the state record being updated belongs to. */
+  expectedRegion?: string;
+  /** See {@link CreateContext.signal}. */
+  signal?: AbortSignal;
+  /**
+   * A token stable across retries and processes for this update intent (for APIs that take a
+   * `ClientToken` on updates, such as Cloud Control's `UpdateResource`).
+   */
+  idempotencyToken?: string;
+  /** See {@link CreateContext.attempt}. */
+  attempt?: number;
+}
+
+/** Context of a `delete` call. */
+export interface DeleteContext {
+  stackName?: string;
+  /**
+   * The region recorded in state when the resource was created. A provider must
+   * confirm its client's region equals it before treating `*NotFound` as "already deleted"
+   * (see {@link ProviderContext.assertRegionMatch}).
+   */
+  expectedRegion?: string;
+  /** See {@link CreateContext.signal}. */
+  signal?: AbortSignal;
+  /** A token stable across retries and processes for this delete intent. */
+  idempotencyToken?: string;
+  /** See {@link CreateContext.attempt}. */
+  attempt?: number;
+}
+
+/** Input of `import`: adopt an existing AWS resource into cdkd state. */
+export interface ResourceImportInput {
+  logicalId: string;
+  resourceType: string;
+  stackName: string;
+  region: string;
+  /** The resource's properties in the template. */
+  properties: Record<string, unknown>;
+  /** The physical id the user named, if any. */
+  knownPhysicalId?: string;
+  /** The construct path from CDK metadata, if known. */
+  cdkPath?: string;
+}
+
+/** Result of `import`: same shape as a create. */
+export type ResourceImportResult = Pick<ResourceCreateResult, 'physicalId' | 'attributes'>;
+
+// ---------------------------------------------------------------------------
+// The provider
+
+/**
+ * Creates, updates and deletes resources of one or more CloudFormation types
+ * through AWS APIs. Optional methods add live attribute reads, drift read-back
+ * and import.
+ */
+export interface ResourceProvider {
+  /**
+   * Create the resource. Must be safe to call again with the same `context.idempotencyToken`,
+   * from this process or another: return the resource the earlier call made, or throw
+   * `ctx.errors.ResourceExistsError` when what exists is not provably this create's.
+   */
+  create(
+    logicalId: string,
+    resourceType: string,
+    properties: Record<string, unknown>,
+    context: CreateContext,
+  ): Promise<ResourceCreateResult>;
+
+  /**
+   * Update the resource in place. A property removed from the template must be
+   * reset to its default (CloudFormation semantics), not left as it was.
+   */
+  update(
+    logicalId: string,
+    physicalId: string,
+    resourceType: string,
+    properties: Record<string, unknown>,
+    previousProperties: Record<string, unknown>,
+    context?: UpdateContext,
+  ): Promise<ResourceUpdateResult>;
+
+  /**
+   * Delete the resource. Returning normally means it is gone (deleted now, or
+   * already absent in the expected region). Return {@link ResourceDeleteResult}
+   * when nothing was done and the resource may still exist.
+   */
+  delete(
+    logicalId: string,
+    physicalId: string,
+    resourceType: string,
+    properties?: Record<string, unknown>,
+    context?: DeleteContext,
+  ): Promise<void | ResourceDeleteResult>;
+
+  /**
+   * Read one `Fn::GetAtt` attribute live. Return `undefined` for an unknown
+   * attribute or a missing resource; do not throw for those.
+   */
+  getAttribute?(physicalId: string, resourceType: string, attributeName: string): Promise<unknown>;
+
+  /**
+   * The resource's current properties in AWS (for drift detection), with every
+   * user-controllable top-level property present. `undefined` when it does not exist.
+   */
+  readCurrentState?(
+    physicalId: string,
+    logicalId: string,
+    resourceType: string,
+    properties?: Record<string, unknown>,
+  ): Promise<Record<string, unknown> | undefined>;
+
+  /** Find an existing resource and adopt it. `null` when there is none. */
+  import?(input: ResourceImportInput): Promise<ResourceImportResult | null>;
+}
+
+// ---------------------------------------------------------------------------
+// What cdkd hands a provider
+
+/** Logger handed to providers. Messages go to cdkd's output (stderr), debug only with `--verbose`. */
+export interface ProviderLogger {
+  debug(message: string, data?: unknown): void;
+  info(message: string, data?: unknown): void;
+  warn(message: string, data?: unknown): void;
+  error(message: string, data?: unknown): void;
+}
+
+/** Any AWS SDK v3 client class, e.g. `SQSClient`. */
+export type AwsClientConstructor<C> = new (config: Record<string, unknown>) => C;
+
+/** Builds AWS SDK v3 clients configured by cdkd (region, credentials, retries, endpoint overrides). */
+export interface ProviderClients {
+  /**
+   * The cached client of this class. Pass the client class from the pack's own
+   * `@aws-sdk/client-*` dependency.
+   */
+  get<C>(ClientClass: AwsClientConstructor<C>, options?: { region?: string }): C;
+}
+
+/** Options of {@link ProviderContext.retry}. */
+export interface ProviderRetryOptions {
+  /** Total attempts including the first. Default 5. */
+  maxAttempts?: number;
+  /** First backoff delay in ms. Default 500. */
+  baseDelayMs?: number;
+  /** Largest backoff delay in ms. Default 20 000. */
+  maxDelayMs?: number;
+  /** Which errors are retried. Default: transient AWS errors (throttling, 5xx, network). */
+  isRetryable?: (err: unknown) => boolean;
+}
+
+/** Context of an error about one resource. */
+export interface ProviderErrorResource {
+  logicalId?: string;
+  resourceType?: string;
+  physicalId?: string;
+}
+
+/** Options of a provisioning error. */
+export interface ProvisioningErrorOptions {
+  /** The underlying AWS error. */
+  cause?: unknown;
+  /** What the user should do. */
+  remedy?: string;
+  resource?: ProviderErrorResource;
+  /**
+   * Whether the engine may retry the operation. Default false. Set it only for outcomes the
+   * AWS SDK does not retry by itself (a handler-level failure such as an eventually consistent
+   * dependency not visible yet): the SDK already retries throttling, 5xx answers and lost
+   * connections of every call, and cdkd does not add a second retry layer for those.
+   */
+  retryable?: boolean;
+  /**
+   * The create made this resource (its physical id) and then failed, e.g. a follow-up call
+   * AWS rejected. cdkd records it so it is deleted, never left untracked. Ignored by cdkd
+   * versions before it was added.
+   */
+  createdPhysicalId?: string;
+  /**
+   * The operation may have taken effect (the provider cannot tell, e.g. it timed out waiting).
+   * cdkd keeps the intent pending and the next run re-sends it with the same idempotency token.
+   * Transport errors of the AWS SDK count as in doubt without this flag.
+   */
+  inDoubt?: boolean;
+}
+
+/** A provisioning error instance, as thrown by providers. */
+export interface ProvisioningErrorInstance extends Error {
+  readonly code: string;
+  readonly remedy?: string;
+  readonly resource: ProviderErrorResource;
+  readonly retryable: boolean;
+  /** See {@link ProvisioningErrorOptions.createdPhysicalId}. */
+  readonly createdPhysicalId?: string;
+  /** See {@link ProvisioningErrorOptions.inDoubt}. */
+  readonly inDoubt?: boolean;
+}
+
+/** Error constructors and guards, shared with the core so it recognises what providers throw. */
+export interface ProviderErrors {
+  /** Throw for a failure the user must act on; name the AWS error and the remedy. */
+  ProvisioningError: new (message: string, options?: ProvisioningErrorOptions) => ProvisioningErrorInstance;
+  /** True for any cdkd error (checked by brand, not `instanceof`). */
+  isCdkdError(err: unknown): boolean;
+  /**
+   * Throw from `create` when a resource with the requested name or identity exists and
+   * {@link ResourceOwnership.classify} (or an equivalent check) does not show it was made by
+   * this very create. The core never adopts it; it reports the collision with its remedy
+   * (rename, delete the other resource, or import it) and, for a replacement whose fixed
+   * name collides with the original, deletes the original first. Absent in cdkd versions
+   * before it was added: fall back to `ProvisioningError`.
+   */
+  ResourceExistsError?: new (
+    message: string,
+    options?: ProvisioningErrorOptions,
+  ) => ProvisioningErrorInstance;
+}
+
+/** Phase of a region check; only changes the wording of the refusal. */
+export type RegionCheckPhase = 'not-found' | 'pre-delete' | 'pre-update';
+
+/** Everything a provider gets from cdkd at run time. */
+export interface ProviderContext {
+  /** The region resources are deployed to. */
+  readonly region: string;
+  /** AWS clients configured by cdkd. */
+  readonly clients: ProviderClients;
+  readonly logger: ProviderLogger;
+  readonly errors: ProviderErrors;
+  /** The AWS account id of the caller (STS, fetched once). */
+  accountId(): Promise<string>;
+  /** The AWS partition (`aws`, `aws-cn`, ...). */
+  readonly partition: string;
+  /** Retries an operation on transient AWS errors with exponential backoff. */
+  retry<T>(operation: (attempt: number) => Promise<T>, options?: ProviderRetryOptions): Promise<T>;
+  /** True for throttling, 5xx, timeouts and network errors. */
+  isTransientError(err: unknown): boolean;
+  /**
+   * Throws a provisioning error when `clientRegion` differs from `expectedRegion`.
+   * A no-op when `expectedRegion` is undefined. Call before treating `*NotFound` as deleted.
+   */
+  assertRegionMatch(
+    clientRegion: string,
+    expectedRegion: string | undefined,
+    resourceType: string,
+    logicalId: string,
+    physicalId: string,
+    phase?: RegionCheckPhase,
+  ): void;
+}
+
+// ---------------------------------------------------------------------------
+// Registration
+
+/** One resource type a pack provides. */
+export interface ProviderRegistration {
+  /** CloudFormation type, e.g. `AWS::SQS::Queue`. Must exist in cdkd's schemas. */
+  resourceType: string;
+  /**
+   * Template properties the provider wires to AWS. A resource whose template sets a
+   * property outside this list (and outside `unhandledByDesign`) goes to Cloud Control.
+   */
+  handledProperties: string[];
+  /** Properties deliberately not wired, each with a one-line rationale. */
+  unhandledByDesign?: Record<string, string>;
+  /** Called once per region with cdkd's run-time context. */
+  createProvider(ctx: ProviderContext): ResourceProvider;
+}
+
+/** What a pack's `cdkd:providers` hook returns. */
+export interface ProviderPack {
+  /** The plugin API version the pack was written against (1). */
+  apiVersion: number;
+  /** The pack's name, usually its npm package name. */
+  name: string;
+  providers: ProviderRegistration[];
+}
+
+/** Options cdkd passes to the `cdkd:providers` hook. */
+// A type alias (not an interface) so it satisfies oclif's `Record<string, unknown>` hook options.
+export type ProvidersHookOptions = {
+  /** Plugin API versions this cdkd accepts. */
+  apiVersions: readonly number[];
+  /** The cdkd version. */
+  cdkdVersion: string;
+};
+
+/**
+ * `this` inside a hook (oclif's hook context, stated structurally). Prefer
+ * returning a refusal in the pack's registrations over `error`/`exit`.
+ */
+export interface ProvidersHookContext {
+  debug(...args: unknown[]): void;
+  log(message?: unknown, ...args: unknown[]): void;
+  /** Shown by cdkd as a warning of the command that loaded the pack. */
+  warn(message: string): void;
+  error(message: string | Error, options?: { code?: string; exit?: number }): void;
+  exit(code?: number): void;
+}
+
+/** The running CLI, as far as a hook may rely on it (a subset of oclif's `Config`). */
+export interface ProvidersHookConfig {
+  /** The CLI's package name (`cdkd`). */
+  readonly name: string;
+  /** The CLI's version. */
+  readonly version: string;
+}
+
+/** What a hook receives: cdkd's options plus what oclif adds to every hook call. */
+export type ProvidersHookInput = ProvidersHookOptions & {
+  config: ProvidersHookConfig;
+  context: ProvidersHookContext;
+};
+
+/**
+ * Hook events cdkd fires, in oclif's `{ options, return }` shape (the core
+ * merges it into oclif's `Hooks`).
+ */
+export interface CdkdHookEvents {
+  'cdkd:providers': {
+    options: ProvidersHookOptions;
+    return: ProviderPack;
+  };
+}
+
+/**
+ * Type of a pack's hook:
+ * ```ts
+ * const hook: ProvidersHook = async () => ({ apiVersion: 1, name: '@acme/provider-widgets', providers: [...] });
+ * export default hook;
+ * ```
+ */
+export type ProvidersHook = (
+  this: ProvidersHookContext,
+  options: ProvidersHookInput,
+) => Promise<ProviderPack>;
