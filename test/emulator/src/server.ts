@@ -3,6 +3,7 @@
  * scope (or, unsigned, by its protocol) to a service, counts it, applies the
  * configured latency and faults, and serializes the answer.
  */
+import { emulatorDate } from './core/clock';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseAuth } from './core/auth';
@@ -146,12 +147,8 @@ export class EmulatorServer {
     const delay = this.state.latency.delayFor(service.name, routed.operation);
     if (delay > 0) await sleep(delay);
 
-    const fault = this.state.faults.take(
-      service.name,
-      routed.operation,
-      cloudControlType(service.name, request),
-    );
-    if (fault && fault.mode !== 'drop') {
+    const fault = this.state.faults.take(service.name, routed.operation, routed.input);
+    if (fault && fault.mode === 'error') {
       send(res, request, service.errorResponse(faultError(service, fault), request, requestId));
       return;
     }
@@ -163,9 +160,14 @@ export class EmulatorServer {
       response = service.errorResponse(asAwsError(err), request, requestId);
     }
     if (request.method !== 'GET' && request.method !== 'HEAD' && response.status < 300) this.state.changed();
-    if (fault) {
+    if (fault?.mode === 'drop') {
       // The operation took effect; the caller never hears about it.
       res.destroy();
+      return;
+    }
+    if (fault?.mode === 'error-after') {
+      // The operation took effect; the caller hears an error.
+      send(res, request, service.errorResponse(faultError(service, fault), request, requestId));
       return;
     }
     if (service.name === 's3') {
@@ -199,16 +201,6 @@ export class EmulatorServer {
       if (version === '2016-11-15') return this.state.services.get('ec2');
     }
     return this.state.services.get('s3');
-  }
-}
-
-function cloudControlType(service: string, req: EmulatorRequest): string | undefined {
-  if (service !== 'cloudcontrol' || !req.body.length) return undefined;
-  try {
-    const input = JSON.parse(req.body.toString('utf8')) as { TypeName?: unknown };
-    return typeof input.TypeName === 'string' ? input.TypeName : undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -255,7 +247,10 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 }
 
 function send(res: http.ServerResponse, req: EmulatorRequest, response: EmulatorResponse): void {
-  const headers: Record<string, string | number> = { ...response.headers };
+  const headers: Record<string, string | number> = {
+    date: emulatorDate().toUTCString(),
+    ...response.headers,
+  };
   const noBody = req.method === 'HEAD' || response.status === 204 || response.status === 304;
   if (headers['content-length'] === undefined && response.status !== 204 && response.status !== 304) {
     // A known length keeps the connection alive (HEAD answers included).

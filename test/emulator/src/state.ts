@@ -2,6 +2,7 @@
  * Everything one emulator instance holds: accounts, the services' stores,
  * request counts, latency and faults. The control API and persistence work on it.
  */
+import { setClockOffset } from './core/clock';
 import { AccountRegistry, DEFAULT_ACCOUNT } from './core/accounts';
 import { FaultRegistry } from './core/faults';
 import { LatencyProfile, RequestCounter } from './core/latency';
@@ -131,6 +132,7 @@ export class EmulatorState {
     this.requests.clear();
     this.latency.clear();
     this.faults.clear();
+    setClockOffset(0);
     this.changed();
   }
 

@@ -2,6 +2,7 @@
  * The control API under `/_emulator/`: a public contract other tools script
  * against. Every route answers JSON.
  */
+import { clockOffset, setClockOffset } from '../core/clock';
 import { AwsError } from '../core/errors';
 import type { FaultSpec } from '../core/faults';
 import { jsonResponse, type EmulatorRequest, type EmulatorResponse } from '../core/http';
@@ -69,8 +70,13 @@ export class ControlApi {
       const spec = body(req) as FaultSpec;
       if (!spec || typeof spec.service !== 'string')
         throw badRequest('a fault needs "service" (e.g. "s3" or "*")');
-      if (spec.mode && spec.mode !== 'error' && spec.mode !== 'drop')
-        throw badRequest('"mode" is "error" or "drop"');
+      if (spec.mode && spec.mode !== 'error' && spec.mode !== 'drop' && spec.mode !== 'error-after')
+        throw badRequest('"mode" is "error", "drop" or "error-after"');
+      if (
+        spec.match !== undefined &&
+        (typeof spec.match !== 'object' || spec.match === null || Array.isArray(spec.match))
+      )
+        throw badRequest('"match" is an object of input members to values');
       if (spec.probability !== undefined && !(spec.probability >= 0 && spec.probability <= 1))
         throw badRequest('"probability" is between 0 and 1');
       if (spec.count !== undefined && !(Number.isInteger(spec.count) && spec.count > 0))
@@ -86,6 +92,16 @@ export class ControlApi {
       return jsonResponse(200, { deleted: id });
     });
 
+    this.add('GET', /^\/_emulator\/clock$/, () => jsonResponse(200, { offsetMs: clockOffset() }));
+    this.add('PUT', /^\/_emulator\/clock$/, (req) => {
+      const { offsetMs } = body(req) as { offsetMs?: unknown };
+      if (typeof offsetMs !== 'number' || !Number.isFinite(offsetMs))
+        throw badRequest(
+          '"offsetMs" is a number (ms the emulator clock runs ahead of the host; negative: behind)',
+        );
+      setClockOffset(offsetMs);
+      return jsonResponse(200, { offsetMs });
+    });
     this.add('GET', /^\/_emulator\/account$/, () =>
       jsonResponse(200, { accountId: this.state.accounts.defaultAccount }),
     );

@@ -10,8 +10,9 @@ export interface FaultSpec {
   /**
    * `error` (default): answer with an error instead of running the operation.
    * `drop`: run the operation, then close the connection without answering (a lost reply).
+   * `error-after`: run the operation, then answer the error anyway (it took effect).
    */
-  mode?: 'error' | 'drop';
+  mode?: 'error' | 'drop' | 'error-after';
   /** Error code (`ThrottlingException`, `SlowDown`, ...) or HTTP status (500, 503). Default 500. */
   error?: string | number;
   /** HTTP status for a named error code, when the default for that code is not wanted. */
@@ -21,8 +22,13 @@ export interface FaultSpec {
   count?: number;
   /** Affect each matching call with this probability (0..1), until the count runs out or the fault is removed. */
   probability?: number;
-  /** For Cloud Control: only requests for this resource type. */
+  /** For Cloud Control: only requests for this resource type (same as `match: { TypeName }`). */
   typeName?: string;
+  /**
+   * Only calls whose input has these values, compared as strings: `{ Key: "cdkd/App/us-east-1/state.json" }`
+   * for S3 (`Bucket`, `Key`), any top-level member of a JSON request.
+   */
+  match?: Record<string, string>;
 }
 
 export interface Fault extends FaultSpec {
@@ -60,6 +66,17 @@ export function statusOfCode(code: string): number {
   return CODE_STATUS[code] ?? 400;
 }
 
+function matches(fault: FaultSpec, input: Record<string, unknown> | undefined): boolean {
+  const wanted: Record<string, string> = {
+    ...(fault.typeName ? { TypeName: fault.typeName } : {}),
+    ...fault.match,
+  };
+  const keys = Object.keys(wanted);
+  if (!keys.length) return true;
+  if (!input) return false;
+  return keys.every((k) => input[k] !== undefined && String(input[k]) === wanted[k]);
+}
+
 export class FaultRegistry {
   private faults: Fault[] = [];
 
@@ -90,12 +107,12 @@ export class FaultRegistry {
   }
 
   /** The fault that fires for this call, if any (consumes one of its calls). */
-  take(service: string, operation: string, typeName?: string): Fault | undefined {
+  take(service: string, operation: string, input?: Record<string, unknown>): Fault | undefined {
     if (!this.faults.length) return undefined;
     for (const fault of this.faults) {
       if (fault.service !== '*' && fault.service !== service) continue;
       if (fault.operation && fault.operation !== '*' && fault.operation !== operation) continue;
-      if (fault.typeName && fault.typeName !== typeName) continue;
+      if (!matches(fault, input)) continue;
       if (fault.probability !== undefined && Math.random() >= fault.probability) continue;
       fault.fired++;
       if (fault.remaining !== undefined) {

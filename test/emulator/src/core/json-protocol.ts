@@ -107,7 +107,17 @@ export abstract class JsonService implements ServiceHandler {
     const operation = jsonTarget(req) ?? '';
     const handler = this.operations[operation];
     if (!handler) throw this.unknownOperation(operation);
-    return { operation, run: (ctx) => jsonOk(this.protocol, handler(ctx, jsonInput(req)), ctx.requestId) };
+    let input: Record<string, unknown> | undefined;
+    try {
+      input = jsonInput(req);
+    } catch {
+      input = undefined; // run() reports the malformed body
+    }
+    return {
+      operation,
+      ...(input ? { input } : {}),
+      run: (ctx) => jsonOk(this.protocol, handler(ctx, jsonInput(req)), ctx.requestId),
+    };
   }
 
   /** The error for an operation the service does not have. */

@@ -19,6 +19,8 @@ export interface CallContext {
 /** One routed call: the operation's name and how to run it. */
 export interface RoutedCall {
   operation: string;
+  /** The call's input members a fault may match on (`Bucket`, `Key`, a JSON request's members). */
+  input?: Record<string, unknown>;
   run(ctx: CallContext): EmulatorResponse | Promise<EmulatorResponse>;
 }
 

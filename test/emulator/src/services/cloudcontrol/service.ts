@@ -29,8 +29,18 @@ export interface TypeSettings {
   latencyMs?: number;
   /** false: every request on the type is refused with UnsupportedActionException. */
   provisionable?: boolean;
-  /** Make requests fail with a handler error code (e.g. GeneralServiceException). */
-  failWith?: { errorCode: string; message?: string; operations?: OperationName[]; count?: number };
+  /**
+   * Make requests fail with a handler error code (e.g. GeneralServiceException). With
+   * `afterCreate`, a create fails only after its handler made the resource: the resource
+   * exists and the FAILED event carries its Identifier (as when a create does not stabilize).
+   */
+  failWith?: {
+    errorCode: string;
+    message?: string;
+    operations?: OperationName[];
+    count?: number;
+    afterCreate?: boolean;
+  };
 }
 
 export interface ResourceRequest {
@@ -245,8 +255,13 @@ export class CloudControlService extends JsonService {
       if (request.status !== 'IN_PROGRESS') return;
       const fail = this.injectedFailure(schema.typeName, operation);
       try {
-        if (fail) throw fail;
+        if (fail && !fail.afterWork) throw fail.error;
         const result = work();
+        if (fail) {
+          // The handler made the resource, then failed: the event names it.
+          if (result) request.identifier = result.identifier;
+          throw fail.error;
+        }
         request.status = 'SUCCESS';
         if (result) {
           request.identifier = result.identifier;
@@ -268,7 +283,10 @@ export class CloudControlService extends JsonService {
     return request;
   }
 
-  private injectedFailure(typeName: string, operation: OperationName): HandlerError | undefined {
+  private injectedFailure(
+    typeName: string,
+    operation: OperationName,
+  ): { error: HandlerError; afterWork: boolean } | undefined {
     const settings = this.store.typeSettings.get(typeName) ?? this.store.typeSettings.get('*');
     const failWith = settings?.failWith;
     if (!failWith || (failWith.operations && !failWith.operations.includes(operation))) return undefined;
@@ -276,10 +294,13 @@ export class CloudControlService extends JsonService {
       if (failWith.count <= 0) return undefined;
       failWith.count--;
     }
-    return new HandlerError(
-      failWith.errorCode,
-      failWith.message ?? `Injected ${failWith.errorCode} for ${typeName} (${operation})`,
-    );
+    return {
+      error: new HandlerError(
+        failWith.errorCode,
+        failWith.message ?? `Injected ${failWith.errorCode} for ${typeName} (${operation})`,
+      ),
+      afterWork: failWith.afterCreate === true && operation === 'CREATE',
+    };
   }
 
   private respond(request: ResourceRequest, accepted = false): unknown {

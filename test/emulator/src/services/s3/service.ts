@@ -2,6 +2,7 @@
  * Amazon S3 (REST-XML), path-style and virtual-host-style. Operation names
  * follow the S3 API reference; behaviour follows its documentation.
  */
+import { emulatorDate } from '../../core/clock';
 import { createHash } from 'node:crypto';
 import * as zlib from 'node:zlib';
 import { AwsError } from '../../core/errors';
@@ -77,6 +78,10 @@ export class S3Service implements ServiceHandler {
     const call = this.resolve(req, target);
     return {
       operation: call.operation,
+      input: {
+        ...(target.bucket ? { Bucket: target.bucket } : {}),
+        ...(target.key ? { Key: target.key } : {}),
+      },
       run: (ctx) => {
         if (ctx.presigned) checkPresignedExpiry(req);
         this.checkExpectedOwners(req, target);
@@ -691,7 +696,7 @@ export class S3Service implements ServiceHandler {
       deleteMarker: false,
       body: data,
       etag: md5ETag(data),
-      lastModified: new Date(),
+      lastModified: emulatorDate(),
       contentType: header(req, 'content-type') ?? 'binary/octet-stream',
       metadata: userMetadata(req),
       systemHeaders: systemHeaders(req),
@@ -808,7 +813,7 @@ export class S3Service implements ServiceHandler {
       if (!etagMatches(ifMatch, live.etag)) throw s3Errors.preconditionFailed('If-Match');
     }
     const outcome =
-      versionId !== null ? deleteVersion(bucket, key, versionId) : deleteCurrent(bucket, key, new Date());
+      versionId !== null ? deleteVersion(bucket, key, versionId) : deleteCurrent(bucket, key, emulatorDate());
     if (outcome.deleteMarker) headers['x-amz-delete-marker'] = 'true';
     if (outcome.versionId && (bucket.versioning || versionId !== null))
       headers['x-amz-version-id'] = outcome.versionId;
@@ -874,7 +879,7 @@ export class S3Service implements ServiceHandler {
       const outcome =
         versionId !== undefined
           ? deleteVersion(bucket, key, versionId)
-          : deleteCurrent(bucket, key, new Date());
+          : deleteCurrent(bucket, key, emulatorDate());
       if (quiet) continue;
       items.push([
         'Deleted',
@@ -921,7 +926,7 @@ export class S3Service implements ServiceHandler {
       deleteMarker: false,
       body: src.body,
       etag: src.partsCount ? md5ETag(src.body) : src.etag,
-      lastModified: new Date(),
+      lastModified: emulatorDate(),
       contentType:
         directive === 'REPLACE' ? (header(req, 'content-type') ?? 'binary/octet-stream') : src.contentType,
       metadata: directive === 'REPLACE' ? userMetadata(req) : { ...src.metadata },
@@ -1184,7 +1189,7 @@ export class S3Service implements ServiceHandler {
       deleteMarker: false,
       body: Buffer.concat(chosen.map((p) => p.body)),
       etag,
-      lastModified: new Date(),
+      lastModified: emulatorDate(),
       contentType: upload.contentType,
       metadata: upload.metadata,
       systemHeaders: upload.systemHeaders,
