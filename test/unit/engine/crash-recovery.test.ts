@@ -180,6 +180,28 @@ describe('recovery from an interrupted run', () => {
     expect((await store.backend.getState('Repl', REGION))!.state.deposed).toBeUndefined();
   });
 
+  it('keeps what a failed Cloud Control create made, and frees its fixed name on the next deploy', async () => {
+    await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', {
+      failWith: { errorCode: 'NotStabilized', afterCreate: true, count: 1 },
+    });
+    const group = { G: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: 'fixed-group' } } };
+    const failed = await deploy('Made', group);
+    expect(failed.ok).toBe(false);
+    const state = (await store.backend.getState('Made', REGION))!.state;
+    expect(state.resources.G).toBeUndefined();
+    expect(state.deposed).toEqual([
+      expect.objectContaining({ logicalId: 'G', physicalId: 'fixed-group', reason: 'failed-create' }),
+    ]);
+    // The next deploy's create collides with the name: the stack's own failed copy is deleted first.
+    const next = await deploy('Made', group);
+    expect(next.ok).toBe(true);
+    const groups = (await ctx.emulator.control.inventory()).filter((r) => r.type === 'AWS::Logs::LogGroup');
+    expect(groups.map((g) => g.identifier)).toEqual(['fixed-group']);
+    const after = (await store.backend.getState('Made', REGION))!.state;
+    expect(after.resources.G.physicalId).toBe('fixed-group');
+    expect(after.deposed).toBeUndefined();
+  });
+
   it('stops when another process takes the lock, writes no state.json, and the next deploy converges', async () => {
     await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 300);
     const names = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`T${i}`, `lost-${i}`]));

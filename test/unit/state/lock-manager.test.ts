@@ -231,6 +231,67 @@ describe('LockManager', () => {
     expect(await storedLock(a, 'Dropped')).toBeUndefined();
   });
 
+  it('acquires after a lost reply on the lock write instead of locking itself out', async () => {
+    const a = await testStore(ctx.emulator, { lock: { owner: 'alice@host:1' } });
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'PutObject',
+      mode: 'drop',
+      match: { Key: a.bucket.keys.lockKey('SelfLock', REGION) },
+    });
+    const lock = await a.locks.acquire('SelfLock', REGION, { retries: 0 });
+    expect(lock.lost).toBe(false);
+    await lock.release();
+    expect(await storedLock(a, 'SelfLock')).toBeUndefined();
+    expect(a.host.text('warn')).toEqual([]);
+  });
+
+  it('releases quietly after a lost reply on the delete (the retry finds the lock gone)', async () => {
+    const a = await testStore(ctx.emulator, { lock: { owner: 'alice@host:1' } });
+    const lock = await a.locks.acquire('LostRelease', REGION);
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'DeleteObject',
+      mode: 'drop',
+      match: { Key: a.bucket.keys.lockKey('LostRelease', REGION) },
+    });
+    await lock.release();
+    expect(await storedLock(a, 'LostRelease')).toBeUndefined();
+    expect(a.host.text('warn')).toEqual([]);
+  });
+
+  it("judges expiry by S3's clock: a deadline passed by a skewed writer's clock is not a dead holder, a long silence is", async () => {
+    const a = await testStore(ctx.emulator, { lock: { owner: 'alice@host:1' } });
+    // Written just now by a machine whose clock is an hour behind: expiresAt is in the past by ours.
+    const behind = Date.now() - 3_600_000;
+    await writeLock(a, 'Skewed', {
+      owner: 'bob@slow-clock:2',
+      timestamp: behind,
+      expiresAt: behind + 60_000,
+      ttlMs: 60_000,
+    });
+    const held = await a.locks.tryAcquire('Skewed', REGION);
+    expect(held).toBeUndefined();
+    await expect(a.locks.acquire('Skewed', REGION, { retries: 0 })).rejects.toThrow(/the two clocks differ/);
+    // Written by a machine whose clock is an hour ahead, then silent for longer than its TTL by S3's clock.
+    const ahead = Date.now() + 3_600_000;
+    await writeLock(a, 'Ahead', {
+      owner: 'carol@fast-clock:3',
+      timestamp: ahead,
+      expiresAt: ahead + 60_000,
+      ttlMs: 60_000,
+    });
+    expect(await a.locks.tryAcquire('Ahead', REGION)).toBeUndefined();
+    await ctx.emulator.control.setClockOffset(62_000);
+    try {
+      const taken = await a.locks.acquire('Ahead', REGION, { retries: 0 });
+      expect(a.host.text('warn').some((m) => m.includes('carol@fast-clock:3'))).toBe(true);
+      await taken.release();
+    } finally {
+      await ctx.emulator.control.setClockOffset(0);
+    }
+  });
+
   it.each([
     ['AccessDenied', 403],
     ['NotImplemented', 501],
