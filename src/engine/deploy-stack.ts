@@ -85,7 +85,13 @@ export interface DeployStackResult {
    * deposed in state because a failure stopped their cleanup (the next deploy deletes them).
    */
   leftOver: Array<{ logicalId: string; resourceType: string; physicalId: string; deposed?: boolean }>;
-  stateWrites: { writes: number; bytes: number };
+  /** State writes: in all, and split into write-ahead log segments and folds into state.json. */
+  stateWrites: {
+    writes: number;
+    bytes: number;
+    segments?: { writes: number; bytes: number };
+    folds?: { writes: number; bytes: number };
+  };
   elapsedMs: number;
 }
 
@@ -163,7 +169,7 @@ export async function deployStack(
     end = { state: run.progressMode() };
   }
   const closed = await session.close(end);
-  run.result.stateWrites = { ...session.stats };
+  run.result.stateWrites = structuredClone(session.stats);
   if (!closed.saved) {
     run.result.ok = false;
     if (failure) run.logger.error(closed.error!.message);

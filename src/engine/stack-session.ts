@@ -81,8 +81,8 @@ export class StackSession {
   readonly stopSignal: AbortSignal;
   /** Aborts when operations in flight must stop: a cancel, lost lock, or a log that cannot be written. */
   readonly cancelSignal: AbortSignal;
-  /** Stats of every state write of the session (log segments and state.json). */
-  readonly stats = { writes: 0, bytes: 0 };
+  /** Every state write of the session: in all, and split into log segments and folds into state.json. */
+  readonly stats = { writes: 0, bytes: 0, segments: { writes: 0, bytes: 0 }, folds: { writes: 0, bytes: 0 } };
   /** How a periodic fold builds the record (deploy: progress; destroy: destroy). */
   progressMode: () => BuildMode = () => ({ kind: 'progress' });
 
@@ -250,6 +250,8 @@ export class StackSession {
   private segmentWritten(bytes: number): void {
     this.stats.writes++;
     this.stats.bytes += bytes;
+    this.stats.segments.writes++;
+    this.stats.segments.bytes += bytes;
     this.unfoldedBytes += bytes;
     const threshold = Math.max(this.options.foldMinBytes ?? 64 * 1024, this.lastStateBytes);
     if (this.unfoldedBytes >= threshold && !this.folding && !this.closed && !this.lock.lost) {
@@ -284,6 +286,8 @@ export class StackSession {
     this.lastStateBytes = out.bytes;
     this.stats.writes++;
     this.stats.bytes += out.bytes;
+    this.stats.folds.writes++;
+    this.stats.folds.bytes += out.bytes;
     this.unfoldedBytes = 0;
     this.deleteSegments(this.toDelete.splice(0), seq);
   }
