@@ -21,6 +21,13 @@ const BUILTIN_TAG = {
   additionalProperties: false,
 };
 
+/**
+ * Write-only properties by type: not in the service spec, so kept beside this
+ * script (from the CloudFormation registry's schemas).
+ * @type {Record<string, string[]>}
+ */
+const WRITE_ONLY = require('./schema-write-only.json').types;
+
 /** `AWS::SQS::Queue` → `AWS-SQS-Queue.json`. */
 function fileNameOf(typeName) {
   return `${typeName.replace(/::/g, '-')}.json`;
@@ -302,6 +309,13 @@ function buildResourceSchema(db, resource) {
   if (conditionalCreateOnly.size > 0)
     schema.conditionalCreateOnlyProperties = [...conditionalCreateOnly].sort(compareStrings);
   if (attributeNames.length > 0) schema.attributes = attributeNames;
+  const writeOnly = WRITE_ONLY[resource.cloudFormationType];
+  if (writeOnly) schema.writeOnlyProperties = [...writeOnly].sort(compareStrings);
+  const deprecated = Object.keys(resource.properties)
+    .filter((name) => resource.properties[name].deprecated === 'WARN')
+    .map((name) => propertyPointer([name]))
+    .sort(compareStrings);
+  if (deprecated.length > 0) schema.deprecatedProperties = deprecated;
   if (resource.arnTemplate) schema.arnTemplate = resource.arnTemplate;
   if (resource.tagInformation) {
     schema.tagging = {

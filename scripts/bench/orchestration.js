@@ -117,7 +117,7 @@ function runConfiguration(c) {
       Math.max(criticalPathMs, totalWorkMs / concurrency) + SERIAL_CALLS_OUTSIDE_GRAPH * c.callMs;
 
     // The profile applies to the deploy only (bootstrap and synth ran without it).
-    await emulator.control('PUT', 'latency', [{ service: '*', ms: c.callMs }]);
+    await emulator.control('PUT', 'latency/profile', { name: 'flat', callMs: c.callMs, cloudControlMs: 0 });
     for (const [type, ms] of Object.entries(ORCHESTRATION_LATENCY_MS)) {
       await emulator.control('PUT', `cloudcontrol/types/${encodeURIComponent(type)}`, { latencyMs: ms });
     }

@@ -54,6 +54,10 @@ export interface CfnResourceSchema {
   conditionalCreateOnlyProperties?: string[];
   /** Every `Fn::GetAtt` name; nested ones dotted (`Endpoint.Address`). */
   attributes?: string[];
+  /** Properties a read never returns (passwords, code), from the CloudFormation registry's schemas. */
+  writeOnlyProperties?: string[];
+  /** Properties the service spec marks deprecated (still accepted). */
+  deprecatedProperties?: string[];
   /** `arn:${Partition}:sqs:${Region}:${Account}:${QueueName}`, when known. */
   arnTemplate?: string;
   tagging?: CfnTagging;
@@ -80,6 +84,8 @@ export const CDKD_SCHEMA_KEYWORDS = [
   'createOnlyProperties',
   'conditionalCreateOnlyProperties',
   'attributes',
+  'writeOnlyProperties',
+  'deprecatedProperties',
   'arnTemplate',
   'tagging',
 ] as const;

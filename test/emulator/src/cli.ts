@@ -1,8 +1,9 @@
-/** `aws-emulator --port 4566 [--host H] [--account 123456789012] [--state-dir DIR] [--schemas-dir DIR]` */
+/** `aws-emulator --port 4566 [--host H] [--account 123456789012] [--state-dir DIR] [--schemas-dir DIR] [--latency-profile P]` */
+import { parseLatencyProfile } from './core/latency';
 import { startEmulator, type EmulatorOptions } from './index';
 
 const USAGE =
-  'usage: aws-emulator [--port 4566] [--host 127.0.0.1] [--account 123456789012] [--state-dir DIR] [--schemas-dir DIR]';
+  'usage: aws-emulator [--port 4566] [--host 127.0.0.1] [--account 123456789012] [--state-dir DIR] [--schemas-dir DIR] [--latency-profile zero|realistic|flat:<callMs>[:<cloudControlMs>]] [--profile realistic]';
 
 export function parseArgs(argv: string[]): EmulatorOptions {
   const options: EmulatorOptions = { port: 4566 };
@@ -38,6 +39,14 @@ export function parseArgs(argv: string[]): EmulatorOptions {
         break;
       case '--schemas-dir':
         options.schemasDir = value();
+        break;
+      case '--latency-profile':
+      case '--profile':
+        try {
+          options.latencyProfile = parseLatencyProfile(value());
+        } catch (err) {
+          throw new Error(`${flag}: ${(err as Error).message}\n${USAGE}`);
+        }
         break;
       case '--help':
       case '-h':

@@ -7,13 +7,37 @@ import { EmulatorControlClient } from './control/client';
 import { StatePersistence } from './persistence';
 import { EmulatorServer } from './server';
 import { EmulatorState } from './state';
+import type { LatencyProfileSpec } from './core/latency';
+import type { ServiceModule } from './core/service';
 
 export { EmulatorControlClient } from './control/client';
 export type { EmulatorSettings, EmulatorStats, RequestCounts } from './control/client';
-export type { TypeSettings } from './services/cloudcontrol/service';
-export type { Fault, FaultSpec } from './core/faults';
-export type { LatencyRule } from './core/latency';
-export type { InventoryItem } from './state';
+export type { TypeSettings } from './services/cloudcontrol/store';
+export type { Fault, FaultSpec, FaultMode, FaultedCall, FaultOutcome } from './core/faults';
+export type { LatencyRule, LatencyProfileSpec } from './core/latency';
+export type { ConsistencyBehaviour, ConsistencySetting } from './core/consistency';
+export type {
+  CallContext,
+  InventoryItem,
+  InventoryView,
+  LatencyFigures,
+  OperationHandler,
+  Operations,
+  Platform,
+  ServiceInstance,
+  ServiceModule,
+  ServiceSettings,
+  ServiceStore,
+} from './core/service';
+export type { ResourceProvider, ResourceScope, StoredResource } from './core/resources';
+export type { ProtocolCodec } from './core/protocols/codec';
+export { AwsJsonCodec } from './core/protocols/aws-json';
+export { AwsQueryCodec } from './core/protocols/aws-query';
+export { RestJsonCodec } from './core/protocols/rest-json';
+export { RestXmlCodec } from './core/protocols/rest-xml';
+export { rawResponse } from './core/protocols/codec';
+export { AwsError } from './core/errors';
+export { alreadyExists, HandlerError, notFound, serviceFailure, writable } from './core/resources';
 export type { SeededStack, StackOutput, StackSeed } from './services/cloudformation';
 
 export interface EmulatorOptions {
@@ -25,8 +49,12 @@ export interface EmulatorOptions {
   account?: string;
   /** Folder to persist state in, so a restarted emulator keeps what was deployed. */
   stateDir?: string;
-  /** Folder of resource schemas for Cloud Control (default: the repository's `schemas/`). */
+  /** Folder of hand-written resource schemas for Cloud Control (tests); default: `@aws-cdk/aws-service-spec`. */
   schemasDir?: string;
+  /** Added latency: `zero` (default), `realistic`, or a flat profile (`flat:<callMs>:<cloudControlMs>` on the CLI). */
+  latencyProfile?: LatencyProfileSpec;
+  /** Service modules beside (or, by name, instead of) the built-in ones. */
+  services?: readonly ServiceModule[];
 }
 
 export interface RunningEmulator {
@@ -39,7 +67,12 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const state = new EmulatorState({ account: options.account, schemasDir: options.schemasDir });
+  const state = new EmulatorState({
+    account: options.account,
+    schemasDir: options.schemasDir,
+    services: options.services,
+  });
+  if (options.latencyProfile) state.applyLatencyProfile(options.latencyProfile);
   let persistence: StatePersistence | undefined;
   if (options.stateDir) {
     persistence = new StatePersistence(state, options.stateDir);
@@ -60,7 +93,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     control: new EmulatorControlClient(url),
     stop: async () => {
       await server.close();
-      state.cloudcontrol.stopTimers();
+      state.stop();
       await persistence?.flush();
     },
   };

@@ -1,5 +1,5 @@
 /**
- * Optional persistence (`--state-dir`): every resource is written to
+ * Optional persistence (`--state-dir`): every service's store is written to
  * `<dir>/state.json` after changes (coalesced: one write at a time, at most
  * every 200 ms) and on stop, and read back on start. Request counts, latency,
  * faults and Cloud Control type settings are run-time test settings and are
@@ -8,62 +8,46 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IssuedCredentials } from './core/accounts';
-import type { SeededStack } from './services/cloudformation';
-import type { GenericRecord } from './services/cloudcontrol/adapters';
-import type { Bucket, MultipartUpload, ObjectVersion } from './services/s3/store';
-import type { Secret } from './services/secretsmanager/store';
-import type { Queue } from './services/sqs/store';
-import type { Parameter } from './services/ssm/store';
 import type { EmulatorState } from './state';
 
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
 const STATE_FILE = 'state.json';
-
-interface SavedObject extends Omit<ObjectVersion, 'body' | 'lastModified'> {
-  body: string;
-  lastModified: string;
-}
-
-interface SavedUpload extends Omit<MultipartUpload, 'parts' | 'initiated'> {
-  initiated: string;
-  parts: Array<{ partNumber: number; body: string; etag: string; lastModified: string }>;
-}
-
-interface SavedBucket extends Omit<Bucket, 'objects' | 'uploads' | 'lastDelete' | 'creationDate'> {
-  creationDate: string;
-  objects: SavedObject[][];
-  uploads: SavedUpload[];
-}
 
 interface Snapshot {
   formatVersion: number;
   defaultAccount: string;
   credentials: IssuedCredentials[];
-  buckets: SavedBucket[];
-  queues: Queue[];
-  parameters: Array<
-    Omit<Parameter, 'versions'> & {
-      versions: Array<Omit<Parameter['versions'][number], 'lastModified'> & { lastModified: string }>;
-    }
-  >;
-  stacks: Array<Omit<SeededStack, 'creationTime'> & { creationTime: string }>;
-  records: GenericRecord[];
-  secrets?: Array<
-    Omit<Secret, 'created' | 'lastChanged' | 'deletedDate' | 'versions'> & {
-      created: string;
-      lastChanged: string;
-      deletedDate?: string;
-      versions: Array<Omit<Secret['versions'][number], 'created'> & { created: string }>;
-    }
-  >;
+  /** Each service's `store.snapshot()`, by service name. */
+  services: Record<string, unknown>;
 }
 
-function saveObject(o: ObjectVersion): SavedObject {
-  return { ...o, body: o.body.toString('base64'), lastModified: o.lastModified.toISOString() };
+/** Format 1 kept every store's data at the top level. */
+interface SnapshotV1 {
+  formatVersion: 1;
+  defaultAccount: string;
+  credentials: IssuedCredentials[];
+  buckets?: unknown[];
+  queues?: unknown[];
+  parameters?: unknown[];
+  stacks?: unknown[];
+  records?: unknown[];
+  secrets?: unknown[];
 }
 
-function loadObject(o: SavedObject): ObjectVersion {
-  return { ...o, body: Buffer.from(o.body, 'base64'), lastModified: new Date(o.lastModified) };
+function fromV1(saved: SnapshotV1): Snapshot {
+  return {
+    formatVersion: FORMAT_VERSION,
+    defaultAccount: saved.defaultAccount,
+    credentials: saved.credentials,
+    services: {
+      s3: { buckets: saved.buckets ?? [] },
+      sqs: { queues: saved.queues ?? [] },
+      ssm: { parameters: saved.parameters ?? [] },
+      cloudformation: { stacks: saved.stacks ?? [] },
+      cloudcontrol: { records: saved.records ?? [] },
+      secretsmanager: { secrets: saved.secrets ?? [] },
+    },
+  };
 }
 
 export function snapshot(state: EmulatorState): Snapshot {
@@ -71,90 +55,17 @@ export function snapshot(state: EmulatorState): Snapshot {
     formatVersion: FORMAT_VERSION,
     defaultAccount: state.accounts.defaultAccount,
     credentials: state.accounts.snapshot(),
-    buckets: [...state.s3.buckets.values()].map(
-      ({ objects, uploads, lastDelete: _lastDelete, creationDate, ...rest }) => ({
-        ...rest,
-        creationDate: creationDate.toISOString(),
-        objects: [...objects.values()].map((versions) => versions.map(saveObject)),
-        uploads: [...uploads.values()].map(({ parts, initiated, ...upload }) => ({
-          ...upload,
-          initiated: initiated.toISOString(),
-          parts: [...parts.values()].map((p) => ({
-            ...p,
-            body: p.body.toString('base64'),
-            lastModified: p.lastModified.toISOString(),
-          })),
-        })),
-      }),
-    ),
-    queues: [...state.sqs.queues.values()],
-    parameters: [...state.ssm.parameters.values()].map((p) => ({
-      ...p,
-      versions: p.versions.map((v) => ({ ...v, lastModified: v.lastModified.toISOString() })),
-    })),
-    stacks: state.cloudformation.stacks.map((s) => ({ ...s, creationTime: s.creationTime.toISOString() })),
-    records: [...state.generic.records.values()],
-    secrets: [...state.secrets.secrets.values()].map((s) => ({
-      ...s,
-      created: s.created.toISOString(),
-      lastChanged: s.lastChanged.toISOString(),
-      deletedDate: s.deletedDate?.toISOString(),
-      versions: s.versions.map((v) => ({ ...v, created: v.created.toISOString() })),
-    })),
+    services: state.snapshot(),
   };
 }
 
-export function restore(state: EmulatorState, saved: Snapshot): void {
+export function restore(state: EmulatorState, data: Snapshot | SnapshotV1): void {
+  const saved = data.formatVersion === 1 ? fromV1(data as SnapshotV1) : (data as Snapshot);
   if (saved.formatVersion !== FORMAT_VERSION)
-    throw new Error(`unsupported state format ${saved.formatVersion} (expected ${FORMAT_VERSION})`);
+    throw new Error(`unsupported state format ${saved.formatVersion} (expected 1 or ${FORMAT_VERSION})`);
   state.accounts.defaultAccount = saved.defaultAccount;
   state.accounts.restore(saved.credentials);
-  for (const b of saved.buckets) {
-    const bucket: Bucket = {
-      ...b,
-      creationDate: new Date(b.creationDate),
-      objects: new Map(
-        b.objects.filter((v) => v.length).map((versions) => [versions[0]!.key, versions.map(loadObject)]),
-      ),
-      uploads: new Map(
-        b.uploads.map((u) => [
-          u.uploadId,
-          {
-            ...u,
-            initiated: new Date(u.initiated),
-            parts: new Map(
-              u.parts.map((p) => [
-                p.partNumber,
-                { ...p, body: Buffer.from(p.body, 'base64'), lastModified: new Date(p.lastModified) },
-              ]),
-            ),
-          },
-        ]),
-      ),
-      lastDelete: new Map(),
-    };
-    state.s3.buckets.set(bucket.name, bucket);
-  }
-  for (const q of saved.queues) state.sqs.queues.set(`${q.account}|${q.region}|${q.name}`, q);
-  for (const p of saved.parameters) {
-    state.ssm.parameters.set(`${p.account}|${p.region}|${p.name}`, {
-      ...p,
-      versions: p.versions.map((v) => ({ ...v, lastModified: new Date(v.lastModified) })),
-    });
-  }
-  for (const s of saved.stacks)
-    state.cloudformation.stacks.push({ ...s, creationTime: new Date(s.creationTime) });
-  for (const r of saved.records)
-    state.generic.records.set(`${r.account}|${r.region}|${r.type}|${r.identifier}`, r);
-  for (const s of saved.secrets ?? []) {
-    state.secrets.secrets.set(`${s.account}|${s.region}|${s.name}`, {
-      ...s,
-      created: new Date(s.created),
-      lastChanged: new Date(s.lastChanged),
-      deletedDate: s.deletedDate ? new Date(s.deletedDate) : undefined,
-      versions: s.versions.map((v) => ({ ...v, created: new Date(v.created) })),
-    });
-  }
+  state.restore(saved.services);
 }
 
 export class StatePersistence {

@@ -1,40 +1,21 @@
 /**
  * The emulator's HTTP server: routes each request by its SigV4 credential
- * scope (or, unsigned, by its protocol) to a service, counts it, applies the
- * configured latency and faults, and serializes the answer.
+ * scope (or, unsigned, by the first codec that recognises it) to a service,
+ * counts it, applies the configured latency and faults, runs the operation's
+ * handler and lets the service's codec write the answer.
  */
 import { emulatorDate } from './core/clock';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseAuth } from './core/auth';
-import { AwsError, isAwsError } from './core/errors';
-import { statusOfCode, type Fault } from './core/faults';
-import { header, type EmulatorRequest, type EmulatorResponse } from './core/http';
-import { requestId as newRequestId, s3RequestId } from './core/ids';
-import type { CallContext, ServiceHandler } from './core/service';
+import { AwsError, asAwsError } from './core/errors';
+import { BUILTIN_FAULT_MODES, statusOfCode, type Fault, type FaultOutcome } from './core/faults';
+import type { EmulatorRequest, EmulatorResponse } from './core/http';
+import { requestId as newRequestId } from './core/ids';
+import type { ProtocolCodec } from './core/protocols/codec';
+import type { CallContext } from './core/service';
 import { ControlApi } from './control/routes';
-import type { EmulatorState } from './state';
-import { type EmulatorStateOptions } from './state';
-
-/** Signing names (credential scope) to the emulator's service names. */
-const SIGNING_NAMES: Record<string, string> = {
-  s3: 's3',
-  sts: 'sts',
-  cloudformation: 'cloudformation',
-  cloudcontrolapi: 'cloudcontrol',
-  sqs: 'sqs',
-  ssm: 'ssm',
-  secretsmanager: 'secretsmanager',
-  ec2: 'ec2',
-};
-
-/** X-Amz-Target prefixes of the JSON services, for unsigned requests. */
-const TARGET_PREFIXES: Array<[string, string]> = [
-  ['AmazonSQS.', 'sqs'],
-  ['AmazonSSM.', 'ssm'],
-  ['CloudApiService.', 'cloudcontrol'],
-  ['secretsmanager.', 'secretsmanager'],
-];
+import type { EmulatorState, RegisteredService } from './state';
 
 export class EmulatorServer {
   private readonly server: http.Server;
@@ -102,33 +83,40 @@ export class EmulatorServer {
     }
 
     const auth = parseAuth(request);
-    const service = this.pickService(request, auth?.signingService);
+    const service = auth ? this.state.bySigning(auth.signingService) : this.state.recognize(request);
     if (!service) {
-      const name = auth?.signingService ?? 'unknown';
       send(res, request, {
         status: 400,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           __type: 'UnknownServiceException',
-          message: `The emulator does not implement the service '${name}'.`,
+          message: `The emulator does not implement the service '${auth?.signingService ?? 'unknown'}'.`,
         }),
       });
       return;
     }
-    const requestId = service.name === 's3' ? s3RequestId() : newRequestId();
+    const name = service.module.name;
+    const codec = service.instance.protocol;
+    const requestId = codec.newRequestId?.() ?? newRequestId();
+    const reply = (response: EmulatorResponse) => send(res, request, withIds(codec, response, requestId));
+    const fail = (err: unknown) => reply(codec.encodeError(asAwsError(err), request, requestId));
 
-    let routed;
+    let operation: string;
     try {
-      routed = service.route(request);
+      operation = codec.operation(request);
     } catch (err) {
-      this.state.requests.add(service.name, 'Unknown');
-      send(res, request, service.errorResponse(asAwsError(err), request, requestId));
+      this.state.requests.add(name, 'Unknown');
+      fail(err);
       return;
     }
-    this.state.requests.add(service.name, routed.operation);
-
+    this.state.requests.add(name, operation);
     if (!auth) {
-      send(res, request, service.errorResponse(service.unsignedError(request), request, requestId));
+      fail(codec.unsignedError(request));
+      return;
+    }
+    const handler = service.instance.operations[operation];
+    if (!handler) {
+      fail(codec.unknownOperation(operation));
       return;
     }
 
@@ -142,80 +130,80 @@ export class EmulatorServer {
       requestId,
       baseUrl: request.baseUrl,
       presigned: auth.presigned,
+      request,
     };
 
-    const delay = this.state.latency.delayFor(service.name, routed.operation);
+    const delay = this.state.latency.delayFor(name, operation);
     if (delay > 0) await sleep(delay);
 
-    const fault = this.state.faults.take(service.name, routed.operation, routed.input);
-    if (fault && fault.mode === 'error') {
-      send(res, request, service.errorResponse(faultError(service, fault), request, requestId));
+    let input: unknown;
+    try {
+      input = codec.decode(operation, request);
+    } catch (err) {
+      fail(err);
       return;
     }
 
-    let response: EmulatorResponse;
-    try {
-      response = await routed.run(ctx);
-    } catch (err) {
-      response = service.errorResponse(asAwsError(err), request, requestId);
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD' && response.status < 300) this.state.changed();
-    if (fault?.mode === 'drop') {
-      // The operation took effect; the caller never hears about it.
-      res.destroy();
+    const mutating = request.method !== 'GET' && request.method !== 'HEAD';
+    const run = async (): Promise<EmulatorResponse> => {
+      let response: EmulatorResponse;
+      try {
+        response = codec.encode(operation, await handler(ctx, input), { requestId, request });
+      } catch (err) {
+        response = codec.encodeError(asAwsError(err), request, requestId);
+      }
+      if (mutating && response.status < 300) this.state.changed();
+      return response;
+    };
+
+    const fault = this.state.faults.any() ? this.state.faults.take(name, operation, input) : undefined;
+    if (!fault) {
+      reply(await run());
       return;
     }
-    if (fault?.mode === 'error-after') {
-      // The operation took effect; the caller hears an error.
-      send(res, request, service.errorResponse(faultError(service, fault), request, requestId));
-      return;
-    }
-    if (service.name === 's3') {
-      response.headers = {
-        'x-amz-request-id': requestId,
-        'x-amz-id-2': s3HostId(requestId),
-        server: 'AmazonS3',
-        ...response.headers,
-      };
-    } else if (response.headers && !response.headers['x-amzn-requestid']) {
-      response.headers['x-amzn-requestid'] = requestId;
-    }
-    send(res, request, response);
+    const outcome = await this.runFault(service, fault, { operation, input, ctx, run });
+    if (outcome === 'drop') res.destroy();
+    else if ('error' in outcome) fail(outcome.error);
+    else reply(outcome.response);
   }
 
-  private pickService(req: EmulatorRequest, signingName: string | undefined): ServiceHandler | undefined {
-    if (signingName) {
-      const name = SIGNING_NAMES[signingName];
-      return name ? this.state.services.get(name) : undefined;
-    }
-    const target = header(req, 'x-amz-target');
-    if (target) {
-      const match = TARGET_PREFIXES.find(([prefix]) => target.startsWith(prefix));
-      return match ? this.state.services.get(match[1]) : undefined;
-    }
-    const contentType = header(req, 'content-type') ?? '';
-    if (req.method === 'POST' && contentType.startsWith('application/x-www-form-urlencoded')) {
-      const version = new URLSearchParams(req.body.toString('utf8')).get('Version');
-      if (version === '2011-06-15') return this.state.services.get('sts');
-      if (version === '2010-05-15') return this.state.services.get('cloudformation');
-      if (version === '2016-11-15') return this.state.services.get('ec2');
-    }
-    return this.state.services.get('s3');
+  private runFault(
+    service: RegisteredService,
+    fault: Fault,
+    call: { operation: string; input: unknown; ctx: CallContext; run: () => Promise<EmulatorResponse> },
+  ): Promise<FaultOutcome> {
+    const mode = BUILTIN_FAULT_MODES[fault.mode] ?? service.instance.faultModes?.[fault.mode];
+    const error = () => faultError(service.instance.protocol, fault);
+    if (!mode)
+      return Promise.resolve({
+        error: new AwsError('InternalFailure', `unknown fault mode ${fault.mode}`, 500),
+      });
+    return mode({ fault, service: service.module.name, ...call, error });
   }
 }
 
-function faultError(service: ServiceHandler, fault: Fault): AwsError {
+/** The service's request-id headers on a response (a handler's own take precedence). */
+function withIds(codec: ProtocolCodec, response: EmulatorResponse, requestId: string): EmulatorResponse {
+  const ids = codec.responseHeaders?.(requestId) ?? { 'x-amzn-requestid': requestId };
+  response.headers = { ...ids, ...response.headers };
+  return response;
+}
+
+function faultError(codec: ProtocolCodec, fault: Fault): AwsError {
   const error = fault.error ?? 500;
   if (typeof error === 'number' || /^\d+$/.test(error)) {
-    const mapped = service.faultFor(Number(error));
+    const mapped = codec.faultFor(Number(error));
     return new AwsError(
       mapped.code,
       fault.message ?? `Injected fault (${mapped.code})`,
       fault.status ?? mapped.status,
     );
   }
-  const status = fault.status ?? statusOfCode(error);
-  return new AwsError(error, fault.message ?? defaultFaultMessage(error), status);
+  return new AwsError(
+    error,
+    fault.message ?? defaultFaultMessage(error),
+    fault.status ?? statusOfCode(error),
+  );
 }
 
 function defaultFaultMessage(code: string): string {
@@ -225,16 +213,6 @@ function defaultFaultMessage(code: string): string {
     return 'A conflicting operation occurred. If using PutObject you can retry the request. If using multipart upload you should initiate another CreateMultipartUpload request and re-upload each part.';
   }
   return 'We encountered an internal error. Please try again.';
-}
-
-function asAwsError(err: unknown): AwsError {
-  if (isAwsError(err)) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  return new AwsError('InternalFailure', `emulator internal error: ${message}`, 500);
-}
-
-function s3HostId(requestId: string): string {
-  return Buffer.from(`${requestId}${requestId}`).toString('base64');
 }
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {
@@ -264,5 +242,3 @@ function send(res: http.ServerResponse, req: EmulatorRequest, response: Emulator
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-export type { EmulatorStateOptions };

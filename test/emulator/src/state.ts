@@ -1,54 +1,38 @@
 /**
- * Everything one emulator instance holds: accounts, the services' stores,
- * request counts, latency and faults. The control API and persistence work on it.
+ * Everything one emulator instance holds: accounts, the services built from
+ * their modules, request counts, latency, faults and consistency switches.
+ * The server, the control API and persistence work on it, and know services
+ * only through the module contract (`core/service.ts`).
  */
 import { setClockOffset } from './core/clock';
 import { AccountRegistry, DEFAULT_ACCOUNT } from './core/accounts';
+import { ConsistencySwitches } from './core/consistency';
 import { FaultRegistry } from './core/faults';
-import { LatencyProfile, RequestCounter } from './core/latency';
-import type { ServiceHandler } from './core/service';
-import { CloudFormationService, CloudFormationStore } from './services/cloudformation';
-import { Ec2Service } from './services/ec2';
-import { SecretsManagerService } from './services/secretsmanager/service';
-import { SecretsStore } from './services/secretsmanager/store';
-import {
-  BucketAdapter,
-  BucketPolicyAdapter,
-  GenericAdapter,
-  GenericStore,
-  ParameterAdapter,
-  QueueAdapter,
-  SecretAdapter,
-  secretProperties,
-  type ResourceAdapter,
-} from './services/cloudcontrol/adapters';
-import { defaultSchemasDir, SchemaRegistry } from './services/cloudcontrol/schemas';
-import { CloudControlService, CloudControlStore } from './services/cloudcontrol/service';
-import { bucketProperties } from './services/s3/resource';
-import { S3Service } from './services/s3/service';
-import { S3Store } from './services/s3/store';
-import { queueProperties } from './services/sqs/resource';
-import { SqsService } from './services/sqs/service';
-import { SqsStore } from './services/sqs/store';
-import { parameterProperties } from './services/ssm/resource';
-import { SsmService } from './services/ssm/service';
-import { SsmStore } from './services/ssm/store';
-import { StsService } from './services/sts';
+import { LatencyProfile, RequestCounter, type LatencyProfileSpec } from './core/latency';
+import type { ResourceProvider } from './core/resources';
+import type { InventoryItem, InventoryView, Platform, ServiceInstance, ServiceModule } from './core/service';
+import { SERVICES } from './services';
 
-/** One resource as the control API's inventory lists it. */
-export interface InventoryItem {
-  account: string;
-  region: string;
-  /** CloudFormation type name, e.g. `AWS::S3::Bucket`. */
-  type: string;
-  /** Cloud Control identifier (primary identifier; multi-part joined with `|`). */
-  identifier: string;
-  properties: Record<string, unknown>;
-}
+export type { InventoryItem } from './core/service';
 
 export interface EmulatorStateOptions {
   account?: string;
+  /** A folder of hand-written resource schemas for Cloud Control (tests); default: `@aws-cdk/aws-service-spec`. */
   schemasDir?: string;
+  /** Service modules beside (or, by name, instead of) the built-in ones. */
+  services?: readonly ServiceModule[];
+}
+
+/** A service module with its instance. */
+export interface RegisteredService {
+  module: ServiceModule;
+  instance: ServiceInstance;
+}
+
+/** What Cloud Control needs to set per-type latencies (its `api`). */
+export interface CloudControlLatencyApi {
+  setTypeLatencies(typeName: string, latencies: { create?: number; update?: number; delete?: number }): void;
+  clearTypeLatencies(): void;
 }
 
 export class EmulatorState {
@@ -56,57 +40,56 @@ export class EmulatorState {
   readonly requests = new RequestCounter();
   readonly latency = new LatencyProfile();
   readonly faults = new FaultRegistry();
-  readonly s3 = new S3Store();
-  readonly sqs = new SqsStore();
-  readonly ssm = new SsmStore();
-  readonly cloudformation = new CloudFormationStore();
-  readonly secrets = new SecretsStore();
-  readonly cloudcontrol = new CloudControlStore();
-  readonly generic = new GenericStore();
-  readonly schemas: SchemaRegistry;
-  /** Types whose resources live in a service's own store. */
-  private readonly adapters: Map<string, ResourceAdapter>;
-  private readonly genericAdapter: GenericAdapter;
-  readonly services = new Map<string, ServiceHandler>();
+  readonly consistency = new ConsistencySwitches();
+  /** By service name, in registration order. */
+  readonly services = new Map<string, RegisteredService>();
+  private readonly bySigningName = new Map<string, RegisteredService>();
+  private readonly providers = new Map<string, ResourceProvider>();
   /** AWS requests whose headers arrived and that are not answered yet. */
   inFlight = 0;
+  latencyProfile: LatencyProfileSpec = { name: 'zero' };
   private readonly listeners: Array<() => void> = [];
 
   constructor(readonly options: EmulatorStateOptions = {}) {
     this.accounts = new AccountRegistry(options.account ?? DEFAULT_ACCOUNT);
-    this.register(new S3Service(this.s3));
-    this.register(new StsService(this.accounts));
-    this.register(new SqsService(this.sqs));
-    this.register(new SsmService(this.ssm));
-    this.register(new CloudFormationService(this.cloudformation));
-    this.register(new SecretsManagerService(this.secrets));
-    this.register(new Ec2Service());
-    this.schemas = new SchemaRegistry(options.schemasDir ?? defaultSchemasDir());
-    this.genericAdapter = new GenericAdapter(this.generic);
-    this.adapters = new Map<string, ResourceAdapter>([
-      ['AWS::S3::Bucket', new BucketAdapter(this.s3)],
-      ['AWS::S3::BucketPolicy', new BucketPolicyAdapter(this.s3)],
-      ['AWS::SQS::Queue', new QueueAdapter(this.sqs)],
-      ['AWS::SSM::Parameter', new ParameterAdapter(this.ssm)],
-      ['AWS::SecretsManager::Secret', new SecretAdapter(this.secrets)],
-    ]);
-    this.register(
-      new CloudControlService(
-        this.schemas,
-        this.cloudcontrol,
-        (type) => this.adapterFor(type),
-        () => this.changed(),
-      ),
-    );
+    const modules = new Map<string, ServiceModule>();
+    for (const m of [...SERVICES, ...(options.services ?? [])]) modules.set(m.name, m);
+    const platform: Platform = {
+      accounts: this.accounts,
+      consistency: this.consistency,
+      changed: () => this.changed(),
+      resourceProvider: (typeName) => this.providers.get(typeName),
+      api: <T>(name: string) => {
+        const service = this.services.get(name);
+        if (!service?.instance.api) throw new Error(`the emulator has no service ${name} with an api`);
+        return service.instance.api as T;
+      },
+      options: { schemasDir: options.schemasDir },
+    };
+    for (const module of modules.values()) {
+      const registered = { module, instance: module.create(platform) };
+      this.services.set(module.name, registered);
+      for (const signingName of module.signingNames) this.bySigningName.set(signingName, registered);
+      for (const provider of registered.instance.resources ?? []) {
+        if (this.providers.has(provider.typeName))
+          throw new Error(`${provider.typeName} is owned by two services (${module.name} and another)`);
+        this.providers.set(provider.typeName, provider);
+      }
+    }
   }
 
-  /** Where resources of a type live for Cloud Control. */
-  adapterFor(typeName: string): ResourceAdapter {
-    return this.adapters.get(typeName) ?? this.genericAdapter;
+  /** The service a SigV4 signing name routes to. */
+  bySigning(signingName: string): RegisteredService | undefined {
+    return this.bySigningName.get(signingName);
   }
 
-  private register(service: ServiceHandler): void {
-    this.services.set(service.name, service);
+  /** The service an unsigned request is for: the first codec that recognises it, else S3. */
+  recognize(
+    req: Parameters<NonNullable<ServiceInstance['protocol']['recognizes']>>[0],
+  ): RegisteredService | undefined {
+    for (const service of this.services.values())
+      if (service.instance.protocol.recognizes?.(req)) return service;
+    return this.services.get('s3');
   }
 
   /** Called after every successful mutating request. */
@@ -118,103 +101,76 @@ export class EmulatorState {
     this.listeners.push(listener);
   }
 
-  /** Forgets every resource, request count, latency rule, fault and issued credential. */
+  /** Forgets every resource, request count, latency rule, fault, consistency switch and issued credential. */
   reset(): void {
-    this.s3.clear();
-    this.sqs.clear();
-    this.ssm.clear();
-    this.cloudformation.clear();
-    this.secrets.clear();
-    this.cloudcontrol.clear();
-    this.generic.clear();
-    this.sqs.deleteCooldownMs = 60_000;
+    for (const { instance } of this.services.values()) {
+      instance.store?.clear();
+      instance.settings?.reset();
+    }
     this.accounts.clear();
     this.requests.clear();
     this.latency.clear();
+    this.latencyProfile = { name: 'zero' };
     this.faults.clear();
+    this.consistency.reset();
     setClockOffset(0);
     this.changed();
   }
 
   /** Every resource of every service. */
-  inventory(baseUrl: string): InventoryItem[] {
+  inventory(view: InventoryView): InventoryItem[] {
     const items: InventoryItem[] = [];
-    for (const bucket of this.s3.buckets.values()) {
-      items.push({
-        account: bucket.account,
-        region: bucket.region,
-        type: 'AWS::S3::Bucket',
-        identifier: bucket.name,
-        properties: bucketProperties(bucket),
-      });
-    }
-    for (const queue of this.sqs.queues.values()) {
-      items.push({
-        account: queue.account,
-        region: queue.region,
-        type: 'AWS::SQS::Queue',
-        identifier: queueProperties(queue, baseUrl).QueueUrl as string,
-        properties: queueProperties(queue, baseUrl),
-      });
-    }
-    for (const parameter of this.ssm.parameters.values()) {
-      items.push({
-        account: parameter.account,
-        region: parameter.region,
-        type: 'AWS::SSM::Parameter',
-        identifier: parameter.name,
-        properties: parameterProperties(parameter),
-      });
-    }
-    for (const bucket of this.s3.buckets.values()) {
-      if (!bucket.policy) continue;
-      let document: unknown = bucket.policy;
-      try {
-        document = JSON.parse(bucket.policy);
-      } catch {
-        // keep the raw text
-      }
-      items.push({
-        account: bucket.account,
-        region: bucket.region,
-        type: 'AWS::S3::BucketPolicy',
-        identifier: bucket.name,
-        properties: { Bucket: bucket.name, PolicyDocument: document },
-      });
-    }
-    for (const secret of this.secrets.secrets.values()) {
-      if (secret.deletedDate) continue;
-      items.push({
-        account: secret.account,
-        region: secret.region,
-        type: 'AWS::SecretsManager::Secret',
-        identifier: secret.arn,
-        properties: secretProperties(secret),
-      });
-    }
-    for (const record of this.generic.records.values()) {
-      items.push({
-        account: record.account,
-        region: record.region,
-        type: record.type,
-        identifier: record.identifier,
-        properties: record.model,
-      });
-    }
-    for (const stack of this.cloudformation.stacks) {
-      items.push({
-        account: stack.account,
-        region: stack.region,
-        type: 'AWS::CloudFormation::Stack',
-        identifier: stack.stackId,
-        properties: {
-          StackName: stack.stackName,
-          StackId: stack.stackId,
-          StackStatus: stack.status,
-          Outputs: stack.outputs,
-        },
-      });
+    for (const { instance } of this.services.values()) {
+      for (const provider of instance.resources ?? []) items.push(...provider.inventory(view));
+      items.push(...(instance.store?.inventory?.(view) ?? []));
     }
     return items;
+  }
+
+  /** Every service's store as JSON-serializable data, by service name. */
+  snapshot(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, { instance }] of this.services)
+      if (instance.store) out[name] = instance.store.snapshot();
+    return out;
+  }
+
+  restore(saved: Record<string, unknown>): void {
+    for (const [name, data] of Object.entries(saved)) {
+      const store = this.services.get(name)?.instance.store;
+      if (store && data !== undefined) store.restore(data);
+    }
+  }
+
+  /** Replaces the latency rules and Cloud Control type latencies with a profile. */
+  applyLatencyProfile(profile: LatencyProfileSpec): void {
+    const cloudControl = this.services.get('cloudcontrol')?.instance.api as
+      CloudControlLatencyApi | undefined;
+    this.latency.clear();
+    cloudControl?.clearTypeLatencies();
+    this.latencyProfile = profile;
+    if (profile.name === 'flat') {
+      if (profile.callMs > 0) this.latency.set({ service: '*', ms: profile.callMs });
+      const ms = profile.cloudControlMs;
+      cloudControl?.setTypeLatencies('*', { create: ms, update: ms, delete: ms });
+    } else if (profile.name === 'realistic') {
+      // Cloud Control's own table first, so a service's figure for a type it owns wins.
+      const ordered = [...this.services].sort(
+        ([a], [b]) => Number(b === 'cloudcontrol') - Number(a === 'cloudcontrol'),
+      );
+      for (const [name, { instance }] of ordered) {
+        const figures = instance.latency;
+        if (!figures) continue;
+        for (const [operation, ms] of Object.entries(figures.operations ?? {}))
+          this.latency.set({ service: name, operation: operation === '*' ? undefined : operation, ms });
+        for (const [typeName, latencies] of Object.entries(figures.resourceTypes ?? {}))
+          cloudControl?.setTypeLatencies(typeName, latencies);
+      }
+    }
+  }
+
+  /** Stops every service's timers. */
+  stop(): void {
+    for (const { instance } of this.services.values()) instance.stop?.();
   }
 }

@@ -47,6 +47,13 @@ test('parseArgs reads the flags and refuses bad ones', () => {
   expect(() => parseArgs(['--account', '12'])).toThrow(/12-digit/);
   expect(() => parseArgs(['--port', 'x'])).toThrow(/port/);
   expect(() => parseArgs(['--bogus'])).toThrow(/unknown option --bogus/);
+  expect(parseArgs(['--profile', 'realistic']).latencyProfile).toEqual({ name: 'realistic' });
+  expect(parseArgs(['--latency-profile=flat:50:2000']).latencyProfile).toEqual({
+    name: 'flat',
+    callMs: 50,
+    cloudControlMs: 2000,
+  });
+  expect(() => parseArgs(['--latency-profile', 'slow'])).toThrow(/unknown latency profile "slow"/);
 });
 
 test('aws-emulator runs as a process, keeps state in --state-dir and stops on SIGTERM', async () => {

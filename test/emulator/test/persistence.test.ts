@@ -115,3 +115,72 @@ test('--state-dir keeps every resource across a restart', async () => {
   await third.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('a state file of format 1 (every store at the top level) is read back', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emulator-state-v1-'));
+  const now = new Date('2025-01-01T00:00:00Z').toISOString();
+  fs.writeFileSync(
+    path.join(dir, 'state.json'),
+    JSON.stringify({
+      formatVersion: 1,
+      defaultAccount: '123456789012',
+      credentials: [],
+      buckets: [
+        {
+          name: 'old-bucket',
+          account: '123456789012',
+          region: 'us-east-1',
+          creationDate: now,
+          encryption: [{ SSEAlgorithm: 'AES256', BucketKeyEnabled: false }],
+          extraProperties: {},
+          objects: [
+            [
+              {
+                key: 'k',
+                versionId: 'null',
+                deleteMarker: false,
+                body: Buffer.from('old').toString('base64'),
+                etag: '"x"',
+                lastModified: now,
+                contentType: 'text/plain',
+                metadata: {},
+                systemHeaders: {},
+                storageClass: 'STANDARD',
+                tags: [],
+              },
+            ],
+          ],
+          uploads: [],
+        },
+      ],
+      queues: [
+        {
+          account: '123456789012',
+          region: 'us-east-1',
+          name: 'old-queue',
+          created: 1,
+          lastModified: 1,
+          attributes: {},
+          tags: {},
+        },
+      ],
+      parameters: [],
+      stacks: [],
+      records: [],
+    }),
+  );
+  const emulator = await startEmulator({ port: 0, stateDir: dir });
+  const s3 = new S3Client(clientConfig(emulator));
+  const object = await s3.send(new GetObjectCommand({ Bucket: 'old-bucket', Key: 'k' }));
+  expect(await object.Body!.transformToString()).toBe('old');
+  const sqs = new SQSClient(clientConfig(emulator));
+  expect((await sqs.send(new GetQueueUrlCommand({ QueueName: 'old-queue' }))).QueueUrl).toMatch(/old-queue$/);
+  s3.destroy();
+  sqs.destroy();
+  await emulator.stop();
+  expect(JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'))).toMatchObject({
+    formatVersion: 2,
+    services: { s3: { buckets: [{ name: 'old-bucket' }] }, sqs: { queues: [{ name: 'old-queue' }] } },
+  });
+  fs.rmSync(dir, { recursive: true, force: true });
+});

@@ -4,17 +4,20 @@
  */
 import type { Fault, FaultSpec } from '../core/faults';
 import type { LatencyRule } from '../core/latency';
+import type { ConsistencySetting } from '../core/consistency';
+import type { LatencyProfileSpec } from '../core/latency';
+import type { InventoryItem } from '../core/service';
 import type { SeededStack, StackSeed } from '../services/cloudformation';
-import type { TypeSettings } from '../services/cloudcontrol/service';
+import type { TypeSettings } from '../services/cloudcontrol/store';
 
 /** Settings of the whole emulator (`GET /_emulator/settings`). */
 export interface EmulatorSettings {
   accountId: string;
   /** How long SQS refuses a deleted queue's name (QueueDeletedRecently); AWS: 60000. */
   sqsDeleteCooldownMs: number;
-  schemasDir: string;
+  /** Where Cloud Control's resource schemas come from. */
+  schemas: string;
 }
-import type { InventoryItem } from '../state';
 
 export interface RequestCounts {
   total: number;
@@ -176,6 +179,30 @@ export class EmulatorControlClient {
       'DELETE',
       typeName ? `/cloudcontrol/types/${encodeURIComponent(typeName)}` : '/cloudcontrol/types',
     );
+  }
+
+  /** Applies a latency profile (replacing latency rules and Cloud Control type latencies). */
+  setLatencyProfile(
+    profile: LatencyProfileSpec,
+  ): Promise<{ profile: LatencyProfileSpec; rules: LatencyRule[] }> {
+    return this.call('PUT', '/latency/profile', profile);
+  }
+
+  latencyProfile(): Promise<LatencyProfileSpec> {
+    return this.call('GET', '/latency/profile');
+  }
+
+  /** Every modelled eventual-consistency behaviour and whether it is on. */
+  consistency(): Promise<ConsistencySetting[]> {
+    return this.call('GET', '/consistency');
+  }
+
+  /** Switches a behaviour on or off (and sets its lag). */
+  setConsistency(
+    name: string,
+    setting: { enabled?: boolean; delayMs?: number },
+  ): Promise<ConsistencySetting> {
+    return this.call('PUT', `/consistency/${encodeURIComponent(name)}`, setting);
   }
 
   settings(): Promise<EmulatorSettings> {

@@ -4,22 +4,19 @@
  */
 import { clockOffset, setClockOffset } from '../core/clock';
 import { AwsError } from '../core/errors';
-import type { FaultSpec } from '../core/faults';
+import { BUILTIN_FAULT_MODES, type FaultSpec } from '../core/faults';
 import { jsonResponse, type EmulatorRequest, type EmulatorResponse } from '../core/http';
 import type { LatencyRule } from '../core/latency';
-import type { StackSeed } from '../services/cloudformation';
-import type { TypeSettings } from '../services/cloudcontrol/service';
+import type { ControlHandler, ControlRouter } from '../core/service';
 import type { EmulatorState } from '../state';
-
-type Handler = (req: EmulatorRequest, params: string[]) => EmulatorResponse | Promise<EmulatorResponse>;
 
 interface Route {
   method: string;
   pattern: RegExp;
-  handler: Handler;
+  handler: ControlHandler;
 }
 
-export class ControlApi {
+export class ControlApi implements ControlRouter {
   private readonly routes: Route[] = [];
 
   constructor(private readonly state: EmulatorState) {
@@ -42,7 +39,7 @@ export class ControlApi {
       return jsonResponse(200, { reset: true });
     });
     this.add('GET', /^\/_emulator\/inventory$/, (req) =>
-      jsonResponse(200, this.state.inventory(req.baseUrl)),
+      jsonResponse(200, this.state.inventory({ baseUrl: req.baseUrl })),
     );
     this.add('GET', /^\/_emulator\/requests$/, () => jsonResponse(200, this.state.requests.snapshot()));
     this.add('DELETE', /^\/_emulator\/requests$/, () => {
@@ -70,13 +67,12 @@ export class ControlApi {
       const spec = body(req) as FaultSpec;
       if (!spec || typeof spec.service !== 'string')
         throw badRequest('a fault needs "service" (e.g. "s3" or "*")');
-      if (spec.mode && spec.mode !== 'error' && spec.mode !== 'drop' && spec.mode !== 'error-after')
-        throw badRequest('"mode" is "error", "drop" or "error-after"');
-      if (
-        spec.match !== undefined &&
-        (typeof spec.match !== 'object' || spec.match === null || Array.isArray(spec.match))
-      )
-        throw badRequest('"match" is an object of input members to values');
+      if (spec.mode && !this.knownFaultMode(spec.service, spec.mode))
+        throw badRequest(
+          `"mode" is "error", "drop", "error-after" or a mode of the service (unknown: ${spec.mode})`,
+        );
+      if (spec.match !== undefined && (typeof spec.match !== 'object' || Array.isArray(spec.match)))
+        throw badRequest('"match" is an object of input members and values');
       if (spec.probability !== undefined && !(spec.probability >= 0 && spec.probability <= 1))
         throw badRequest('"probability" is between 0 and 1');
       if (spec.count !== undefined && !(Number.isInteger(spec.count) && spec.count > 0))
@@ -113,115 +109,68 @@ export class ControlApi {
       this.state.changed();
       return jsonResponse(200, { accountId });
     });
-    this.addCloudFormationRoutes();
-    this.addCloudControlRoutes();
-    this.addSsmRoutes();
     this.add('GET', /^\/_emulator\/settings$/, () => jsonResponse(200, this.settings()));
     this.add('PUT', /^\/_emulator\/settings$/, (req) => {
-      const { sqsDeleteCooldownMs } = body(req) as { sqsDeleteCooldownMs?: unknown };
-      if (sqsDeleteCooldownMs !== undefined) {
-        if (typeof sqsDeleteCooldownMs !== 'number' || sqsDeleteCooldownMs < 0)
-          throw badRequest('"sqsDeleteCooldownMs" is a number >= 0');
-        this.state.sqs.deleteCooldownMs = sqsDeleteCooldownMs;
-      }
+      const patch = body(req) as Record<string, unknown>;
+      if (!patch || typeof patch !== 'object' || Array.isArray(patch))
+        throw badRequest('settings are a JSON object');
+      for (const { instance } of this.state.services.values()) instance.settings?.update(patch);
       return jsonResponse(200, this.settings());
     });
-  }
-
-  private addSsmRoutes(): void {
-    // Public parameters (e.g. /aws/service/...) cannot be written through PutParameter: seed them here.
-    this.add('POST', /^\/_emulator\/ssm\/parameters$/, (req) => {
-      const seed = body(req) as {
-        name?: unknown;
-        value?: unknown;
-        type?: unknown;
-        account?: unknown;
-        region?: unknown;
-      };
-      if (typeof seed.name !== 'string' || typeof seed.value !== 'string')
-        throw badRequest('a parameter needs "name" and "value" (strings)');
-      const parameter = this.state.ssm.put(
-        typeof seed.account === 'string' ? seed.account : this.state.accounts.defaultAccount,
-        typeof seed.region === 'string' ? seed.region : 'us-east-1',
-        {
-          name: seed.name,
-          value: seed.value,
-          type: (typeof seed.type === 'string' ? seed.type : 'String') as 'String',
-          overwrite: true,
-          user: 'emulator-control',
-          allowReserved: true,
-        },
-      );
-      this.state.changed();
-      return jsonResponse(201, { name: parameter.name, version: parameter.versions.length });
-    });
+    this.addLatencyProfileRoutes();
+    this.addConsistencyRoutes();
+    for (const { instance } of this.state.services.values()) instance.control?.(this);
   }
 
   private settings(): Record<string, unknown> {
-    return {
-      accountId: this.state.accounts.defaultAccount,
-      sqsDeleteCooldownMs: this.state.sqs.deleteCooldownMs,
-      schemasDir: this.state.schemas.dir,
-    };
+    const out: Record<string, unknown> = { accountId: this.state.accounts.defaultAccount };
+    for (const { instance } of this.state.services.values()) Object.assign(out, instance.settings?.read());
+    return out;
   }
 
-  private addCloudControlRoutes(): void {
-    const types = () => Object.fromEntries(this.state.cloudcontrol.typeSettings);
-    this.add('GET', /^\/_emulator\/cloudcontrol\/types$/, () => jsonResponse(200, types()));
-    this.add('PUT', /^\/_emulator\/cloudcontrol\/types\/([^/]+)$/, (req, [typeName]) => {
-      const settings = body(req) as TypeSettings;
-      if (typeName !== '*' && !this.state.schemas.has(typeName!))
-        throw notFound(`no schema for type ${typeName} in ${this.state.schemas.dir}`);
-      if (
-        settings.latencyMs !== undefined &&
-        !(typeof settings.latencyMs === 'number' && settings.latencyMs >= 0)
-      )
-        throw badRequest('"latencyMs" is a number >= 0');
-      if (settings.provisionable !== undefined && typeof settings.provisionable !== 'boolean')
-        throw badRequest('"provisionable" is a boolean');
-      if (
-        settings.failWith !== undefined &&
-        settings.failWith !== null &&
-        typeof settings.failWith.errorCode !== 'string'
-      )
-        throw badRequest('"failWith" needs "errorCode" (e.g. GeneralServiceException)');
-      const merged: TypeSettings = { ...this.state.cloudcontrol.typeSettings.get(typeName!), ...settings };
-      if (settings.failWith === null) delete merged.failWith;
-      this.state.cloudcontrol.typeSettings.set(typeName!, merged);
-      return jsonResponse(200, merged);
-    });
-    this.add('DELETE', /^\/_emulator\/cloudcontrol\/types\/([^/]+)$/, (_req, [typeName]) => {
-      this.state.cloudcontrol.typeSettings.delete(typeName!);
-      return jsonResponse(200, types());
-    });
-    this.add('DELETE', /^\/_emulator\/cloudcontrol\/types$/, () => {
-      this.state.cloudcontrol.typeSettings.clear();
-      return jsonResponse(200, {});
+  private addLatencyProfileRoutes(): void {
+    this.add('GET', /^\/_emulator\/latency\/profile$/, () => jsonResponse(200, this.state.latencyProfile));
+    this.add('PUT', /^\/_emulator\/latency\/profile$/, (req) => {
+      const spec = body(req) as { name?: unknown; callMs?: unknown; cloudControlMs?: unknown };
+      if (spec.name === 'zero' || spec.name === 'realistic')
+        this.state.applyLatencyProfile({ name: spec.name });
+      else if (spec.name === 'flat') {
+        const callMs = spec.callMs ?? 0;
+        const cloudControlMs = spec.cloudControlMs ?? 0;
+        if (
+          typeof callMs !== 'number' ||
+          callMs < 0 ||
+          typeof cloudControlMs !== 'number' ||
+          cloudControlMs < 0
+        )
+          throw badRequest('"flat" takes "callMs" and "cloudControlMs" (numbers >= 0)');
+        this.state.applyLatencyProfile({ name: 'flat', callMs, cloudControlMs });
+      } else throw badRequest('"name" is "zero", "realistic" or "flat"');
+      return jsonResponse(200, { profile: this.state.latencyProfile, rules: this.state.latency.list() });
     });
   }
 
-  private addCloudFormationRoutes(): void {
-    this.add('GET', /^\/_emulator\/cloudformation\/stacks$/, () =>
-      jsonResponse(200, this.state.cloudformation.stacks),
-    );
-    this.add('POST', /^\/_emulator\/cloudformation\/stacks$/, (req) => {
-      const seed = body(req) as StackSeed;
-      const stack = this.state.cloudformation.seed(seed, this.state.accounts.defaultAccount);
-      this.state.changed();
-      return jsonResponse(201, stack);
+  private addConsistencyRoutes(): void {
+    this.add('GET', /^\/_emulator\/consistency$/, () => jsonResponse(200, this.state.consistency.list()));
+    this.add('PUT', /^\/_emulator\/consistency\/([^/]+)$/, (req, [name]) => {
+      if (!this.state.consistency.has(name!))
+        throw notFound(`no consistency behaviour ${name} (GET /_emulator/consistency lists them)`);
+      const { enabled, delayMs } = body(req) as { enabled?: unknown; delayMs?: unknown };
+      if (enabled !== undefined && typeof enabled !== 'boolean') throw badRequest('"enabled" is a boolean');
+      if (delayMs !== undefined && !(typeof delayMs === 'number' && delayMs >= 0))
+        throw badRequest('"delayMs" is a number >= 0');
+      return jsonResponse(200, this.state.consistency.set(name!, { enabled, delayMs }));
     });
-    this.add('DELETE', /^\/_emulator\/cloudformation\/stacks\/([^/]+)$/, (req, [name]) => {
-      const account = req.query.get('account') ?? this.state.accounts.defaultAccount;
-      const region = req.query.get('region') ?? 'us-east-1';
-      if (!this.state.cloudformation.remove(name!, account, region))
-        throw notFound(`no seeded stack ${name} in ${account}/${region}`);
-      this.state.changed();
-      return jsonResponse(200, { deleted: name });
-    });
+  }
+
+  private knownFaultMode(service: string, mode: string): boolean {
+    if (BUILTIN_FAULT_MODES[mode]) return true;
+    const services = service === '*' ? [...this.state.services.values()] : [this.state.services.get(service)];
+    return services.some((s) => s?.instance.faultModes?.[mode] !== undefined);
   }
 
   /** Adds a route (services register their own control routes too). */
-  add(method: string, pattern: RegExp, handler: Handler): void {
+  add(method: string, pattern: RegExp, handler: ControlHandler): void {
     this.routes.push({ method, pattern, handler });
   }
 

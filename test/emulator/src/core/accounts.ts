@@ -57,3 +57,10 @@ function rootPrincipal(account: string): Principal {
 export function temporaryAccessKeyId(): string {
   return `ASIA${upperAlnum(16)}`;
 }
+
+/** The partition a region belongs to (`aws`, `aws-cn`, `aws-us-gov`). */
+export function partitionOf(region: string): string {
+  if (region.startsWith('cn-')) return 'aws-cn';
+  if (region.startsWith('us-gov-')) return 'aws-us-gov';
+  return 'aws';
+}

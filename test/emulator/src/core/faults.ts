@@ -1,18 +1,28 @@
-/** Fault injection: errors or dropped responses for chosen service operations. */
+/**
+ * Fault injection: chosen calls of any operation of any service answer an
+ * error, take effect with their reply lost, or whatever a service's own fault
+ * mode does. Faults match by service, operation and, optionally, members of
+ * the decoded input (`match: { Key: "locks/app.json" }`, `typeName` for
+ * Cloud Control's `TypeName`).
+ */
+import type { AwsError } from './errors';
+import type { EmulatorResponse } from './http';
 import { uuid } from './ids';
+import type { CallContext } from './service';
 
 /** How a fault is set up through the control API. */
 export interface FaultSpec {
-  /** Service short name (`s3`, `sts`, `cloudcontrol`, `cloudformation`, `sqs`, `ssm`) or `*`. */
+  /** Service short name (`s3`, `sts`, `cloudcontrol`, `cloudformation`, `sqs`, `ssm`, ...) or `*`. */
   service: string;
   /** Operation name (`PutObject`); absent or `*` for every operation of the service. */
   operation?: string;
   /**
    * `error` (default): answer with an error instead of running the operation.
    * `drop`: run the operation, then close the connection without answering (a lost reply).
-   * `error-after`: run the operation, then answer the error anyway (it took effect).
+   * `error-after`: run the operation, then answer the error (it took effect anyway).
+   * Or a mode the service registers (its `faultModes`).
    */
-  mode?: 'error' | 'drop' | 'error-after';
+  mode?: string;
   /** Error code (`ThrottlingException`, `SlowDown`, ...) or HTTP status (500, 503). Default 500. */
   error?: string | number;
   /** HTTP status for a named error code, when the default for that code is not wanted. */
@@ -24,20 +34,51 @@ export interface FaultSpec {
   probability?: number;
   /** For Cloud Control: only requests for this resource type (same as `match: { TypeName }`). */
   typeName?: string;
-  /**
-   * Only calls whose input has these values, compared as strings: `{ Key: "cdkd/App/us-east-1/state.json" }`
-   * for S3 (`Bucket`, `Key`), any top-level member of a JSON request.
-   */
+  /** Only calls whose decoded input has these values (top-level members, compared as strings). */
   match?: Record<string, string>;
+  /** Parameters of a service's own fault mode. */
+  params?: Record<string, unknown>;
 }
 
 export interface Fault extends FaultSpec {
   id: string;
+  mode: string;
   /** Calls left (undefined = unlimited). */
   remaining?: number;
   /** How many times it fired. */
   fired: number;
 }
+
+/** A call a fault fired on, handed to its mode. */
+export interface FaultedCall {
+  fault: Fault;
+  service: string;
+  operation: string;
+  input: unknown;
+  ctx: CallContext;
+  /** Runs the operation; resolves with its response (an error response when it failed). */
+  run(): Promise<EmulatorResponse>;
+  /** The error the fault names, in the service's codes. */
+  error(): AwsError;
+}
+
+/** What to answer: a response, an error, or nothing at all (the connection is closed). */
+export type FaultOutcome = { response: EmulatorResponse } | { error: AwsError } | 'drop';
+
+export type FaultMode = (call: FaultedCall) => Promise<FaultOutcome>;
+
+/** The modes every service has. */
+export const BUILTIN_FAULT_MODES: Record<string, FaultMode> = {
+  error: (call) => Promise.resolve({ error: call.error() }),
+  drop: async (call) => {
+    await call.run();
+    return 'drop';
+  },
+  'error-after': async (call) => {
+    await call.run();
+    return { error: call.error() };
+  },
+};
 
 /** Default HTTP status of well-known error codes. */
 const CODE_STATUS: Record<string, number> = {
@@ -66,15 +107,16 @@ export function statusOfCode(code: string): number {
   return CODE_STATUS[code] ?? 400;
 }
 
-function matches(fault: FaultSpec, input: Record<string, unknown> | undefined): boolean {
+function matches(fault: Fault, input: unknown): boolean {
   const wanted: Record<string, string> = {
     ...(fault.typeName ? { TypeName: fault.typeName } : {}),
     ...fault.match,
   };
   const keys = Object.keys(wanted);
   if (!keys.length) return true;
-  if (!input) return false;
-  return keys.every((k) => input[k] !== undefined && String(input[k]) === wanted[k]);
+  if (!input || typeof input !== 'object') return false;
+  const record = input as Record<string, unknown>;
+  return keys.every((k) => record[k] !== undefined && String(record[k]) === wanted[k]);
 }
 
 export class FaultRegistry {
@@ -106,8 +148,13 @@ export class FaultRegistry {
     this.faults = [];
   }
 
+  /** True when some fault may fire for the service (lets the server skip the lookup). */
+  any(): boolean {
+    return this.faults.length > 0;
+  }
+
   /** The fault that fires for this call, if any (consumes one of its calls). */
-  take(service: string, operation: string, input?: Record<string, unknown>): Fault | undefined {
+  take(service: string, operation: string, input: unknown): Fault | undefined {
     if (!this.faults.length) return undefined;
     for (const fault of this.faults) {
       if (fault.service !== '*' && fault.service !== service) continue;

@@ -63,3 +63,20 @@ export class RequestCounter {
     this.total = 0;
   }
 }
+
+/**
+ * A named latency profile: `zero` (no added latency, the default),
+ * `realistic` (every service's documented or commonly measured figures,
+ * see the README), or `flat` (every call +`callMs`, every Cloud Control
+ * request `cloudControlMs` from request to SUCCESS), as benchmarks use it.
+ */
+export type LatencyProfileSpec =
+  { name: 'zero' } | { name: 'realistic' } | { name: 'flat'; callMs: number; cloudControlMs: number };
+
+/** Parses `zero`, `realistic` or `flat:<callMs>[:<cloudControlMs>]` (the CLI's `--latency-profile`). */
+export function parseLatencyProfile(text: string): LatencyProfileSpec {
+  if (text === 'zero' || text === 'realistic') return { name: text };
+  const m = /^flat:(\d+)(?::(\d+))?$/.exec(text);
+  if (m) return { name: 'flat', callMs: Number(m[1]), cloudControlMs: Number(m[2] ?? 0) };
+  throw new Error(`unknown latency profile "${text}" (zero, realistic, or flat:<callMs>[:<cloudControlMs>])`);
+}

@@ -73,17 +73,19 @@ const ARRAY_ELEMENTS = new Set([
   'ExposeHeader',
 ]);
 
-const parser = new XMLParser({
+const OPTIONS = {
   ignoreAttributes: true,
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: true,
   removeNSPrefix: true,
-  isArray: (name) => ARRAY_ELEMENTS.has(name),
-});
+};
+/** S3's handlers read known list elements as arrays whatever their count. */
+const s3Parser = new XMLParser({ ...OPTIONS, isArray: (name) => ARRAY_ELEMENTS.has(name) });
+/** The model-driven codecs know from the schema what is a list. */
+const plainParser = new XMLParser(OPTIONS);
 
-/** Parses an XML request body; returns `undefined` when it is not well-formed. */
-export function parseXml(body: Buffer | string): Record<string, unknown> | undefined {
+function parseWith(parser: XMLParser, body: Buffer | string): Record<string, unknown> | undefined {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (!text.trim()) return undefined;
   try {
@@ -93,4 +95,14 @@ export function parseXml(body: Buffer | string): Record<string, unknown> | undef
   } catch {
     return undefined;
   }
+}
+
+/** Parses an XML request body (S3's list elements as arrays); `undefined` when it is not well-formed. */
+export function parseXml(body: Buffer | string): Record<string, unknown> | undefined {
+  return parseWith(s3Parser, body);
+}
+
+/** Parses an XML document as it is (repeated elements become arrays); `undefined` when not well-formed. */
+export function parseXmlDocument(body: Buffer | string): Record<string, unknown> | undefined {
+  return parseWith(plainParser, body);
 }

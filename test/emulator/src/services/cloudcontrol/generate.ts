@@ -3,21 +3,15 @@
  * type's ARN template, ids, URLs) and physical names a template left out.
  */
 import { randomBytes } from 'node:crypto';
+import { partitionOf } from '../../core/accounts';
 import { upperAlnum, uuid } from '../../core/ids';
+import type { ResourceScope } from '../../core/resources';
 import { getAt, pointerPath, schemaAt, setAt, type ResourceSchema } from './schemas';
 
-export interface Scope {
-  account: string;
-  region: string;
-  /** `http://<Host>` the client used (for URLs the emulator itself serves). */
-  baseUrl: string;
-}
+/** Where a resource is made. */
+export type Scope = ResourceScope;
 
-export function partitionOf(region: string): string {
-  if (region.startsWith('cn-')) return 'aws-cn';
-  if (region.startsWith('us-gov-')) return 'aws-us-gov';
-  return 'aws';
-}
+export { partitionOf };
 
 /** `AWS::SNS::Topic` → `Topic`. */
 export function resourcePart(typeName: string): string {
@@ -129,13 +123,7 @@ export function completeModel(
   const model = structuredClone(desired);
   const readOnly = schema.readOnlyProperties ?? [];
   const readOnlyTop = new Set(readOnly.map((p) => pointerPath(p)[0]));
-  const nameProps = new Set([
-    ...schema.primaryIdentifier
-      .map((p) => pointerPath(p))
-      .filter((s) => s.length === 1)
-      .map((s) => s[0]!),
-    ...arnTemplateNameProperties(schema),
-  ]);
+  const nameProps = physicalNameProperties(schema);
   for (const name of nameProps) {
     if (readOnlyTop.has(name) || model[name] !== undefined) continue;
     if (schemaAt(schema, [name])?.type !== 'string' && schemaAt(schema, [name])?.type !== undefined) continue;
@@ -148,10 +136,49 @@ export function completeModel(
   for (const pointer of pointers) {
     const segments = pointerPath(pointer);
     if (segments.includes('*') || getAt(model, segments) !== undefined) continue;
-    const value = readOnlyValue(schema, segments, model, scope);
+    const value = readOnlyValue(schema, segments, model, scope, nameProps);
     if (value !== undefined) setAt(model, segments, value);
   }
   return model;
+}
+
+/**
+ * The properties that name a resource physically: single-part primary
+ * identifiers, the names an ARN template needs, and `<Resource>Name`
+ * (`ServiceName` of `AWS::ECS::Service`): AWS generates one when a template
+ * gives none, so no two resources share it.
+ */
+function physicalNameProperties(schema: ResourceSchema): Set<string> {
+  const readOnly = new Set((schema.readOnlyProperties ?? []).map((p) => pointerPath(p)[0]));
+  const own = `${resourcePart(schema.typeName)}Name`;
+  return new Set([
+    ...schema.primaryIdentifier
+      .map((p) => pointerPath(p))
+      .filter((s) => s.length === 1)
+      .map((s) => s[0]!),
+    ...arnTemplateNameProperties(schema),
+    ...(schema.properties?.[own] && !readOnly.has(own) ? [own] : []),
+  ]);
+}
+
+/** Default ports of database engines, for an endpoint's `Port` when the model gives none. */
+const ENGINE_PORTS: Array<[RegExp, number]> = [
+  [/postgres/i, 5432],
+  [/mysql|mariadb|aurora/i, 3306],
+  [/oracle/i, 1521],
+  [/sqlserver/i, 1433],
+  [/docdb|mongo/i, 27017],
+  [/redis|valkey/i, 6379],
+  [/memcached/i, 11211],
+  [/redshift/i, 5439],
+  [/neptune/i, 8182],
+];
+
+function portOf(model: Record<string, unknown>): number {
+  const port = Number(model.Port);
+  if (Number.isInteger(port) && port > 0) return port;
+  const engine = String(model.Engine ?? model.EngineType ?? '');
+  return ENGINE_PORTS.find(([re]) => re.test(engine))?.[1] ?? 443;
 }
 
 /** Attributes whose real shape the generic rules below would miss, by `<Type>.<attribute path>`. */
@@ -166,6 +193,12 @@ const ATTRIBUTE_SHAPES: Record<string, (model: Record<string, unknown>, scope: S
   'AWS::IAM::ManagedPolicy.PolicyId': () => `ANPA${upperAlnum(17)}`,
   'AWS::DynamoDB::Table.StreamArn': (m, s) =>
     `arn:${partitionOf(s.region)}:dynamodb:${s.region}:${s.account}:table/${String(m.TableName)}/stream/${new Date().toISOString().replace(/Z$/, '')}`,
+  // arn:aws:ecs:<region>:<account>:service/<cluster name>/<service name>; Name is the service's name.
+  'AWS::ECS::Service.ServiceArn': (m, s) =>
+    `arn:${partitionOf(s.region)}:ecs:${s.region}:${s.account}:service/${String(m.Cluster ?? 'default')
+      .split('/')
+      .pop()}/${String(m.ServiceName)}`,
+  'AWS::ECS::Service.Name': (m) => m.ServiceName,
   'AWS::Lambda::Function.SnapStartResponse.ApplyOn': () => 'None',
   'AWS::Lambda::Function.SnapStartResponse.OptimizationStatus': () => 'Off',
 };
@@ -175,15 +208,18 @@ function readOnlyValue(
   segments: string[],
   model: Record<string, unknown>,
   scope: Scope,
+  nameProps: Set<string>,
 ): unknown {
   const shape = ATTRIBUTE_SHAPES[`${schema.typeName}.${segments.join('.')}`];
   if (shape) return shape(model, scope);
   const propSchema = schemaAt(schema, segments);
   const type = Array.isArray(propSchema?.type) ? propSchema?.type[0] : propSchema?.type;
-  if (type === 'object' || type === 'array') return undefined;
-  if (type === 'integer' || type === 'number') return segments[segments.length - 1] === 'Port' ? 443 : 1;
-  if (type === 'boolean') return false;
   const name = segments[segments.length - 1]!;
+  if (type === 'object' || type === 'array') return undefined;
+  // A port is a port whatever its type: RDS's Endpoint.Port is a string, a cluster's Port an integer.
+  if (name === 'Port') return type === 'string' ? String(portOf(model)) : portOf(model);
+  if (type === 'integer' || type === 'number') return 1;
+  if (type === 'boolean') return false;
   const part = resourcePart(schema.typeName);
   const service = schema.typeName.split('::')[1]!.toLowerCase();
   if (/Arn$/i.test(name)) {
@@ -193,7 +229,7 @@ function readOnlyValue(
         : undefined;
     return (
       fromTemplate ??
-      `arn:${partitionOf(scope.region)}:${service}:${scope.region}:${scope.account}:${part.toLowerCase()}/${identifierHint(model, schema) ?? hex(17)}`
+      `arn:${partitionOf(scope.region)}:${service}:${scope.region}:${scope.account}:${part.toLowerCase()}/${identifierHint(model, nameProps) ?? hex(17)}`
     );
   }
   const prefix = ID_PREFIXES[name];
@@ -208,10 +244,15 @@ function readOnlyValue(
   return `${part.toLowerCase()}-${uuid()}`;
 }
 
-function identifierHint(model: Record<string, unknown>, schema: ResourceSchema): string | undefined {
-  for (const pointer of schema.primaryIdentifier) {
-    const value = getAt(model, pointerPath(pointer));
-    if (typeof value === 'string' && !value.startsWith('arn:')) return value;
+/**
+ * The resource's own name, for an ARN built without a template. Only names
+ * of this resource qualify: a primary identifier part that refers to another
+ * resource (an ECS service's `Cluster`) would give every sibling one ARN.
+ */
+function identifierHint(model: Record<string, unknown>, nameProps: Set<string>): string | undefined {
+  for (const name of nameProps) {
+    const value = model[name];
+    if (typeof value === 'string' && value && !value.startsWith('arn:')) return value;
   }
   return undefined;
 }

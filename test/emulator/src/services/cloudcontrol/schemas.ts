@@ -1,41 +1,35 @@
 /**
- * Resource schemas from the core's `schemas/` folder (format: docs/schemas.md):
- * `index.json` maps type names to files; each file is a draft-07 JSON Schema
- * of the resource's properties plus Cloud Control annotations.
+ * Where Cloud Control finds resource schemas, and what it does with their
+ * annotations when it answers.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pointerPath, type ResourceSchema } from '../../core/resource-schema';
 
-export interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  additionalProperties?: boolean | JsonSchema;
-  required?: string[];
-  items?: JsonSchema;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  enum?: unknown[];
-  $ref?: string;
-  definitions?: Record<string, JsonSchema>;
+export type { JsonSchema, ResourceSchema } from '../../core/resource-schema';
+export { getAt, pointerPath, resolveRef, schemaAt, setAt } from '../../core/resource-schema';
+
+/** A source of resource schemas by type name. */
+export interface SchemaSource {
+  /** Where the schemas come from (shown in `/_emulator/settings`). */
+  readonly description: string;
+  has(typeName: string): boolean;
+  get(typeName: string): ResourceSchema | undefined;
 }
 
-export interface ResourceSchema extends JsonSchema {
-  typeName: string;
-  primaryIdentifier: string[];
-  refIdentifier?: string[];
-  readOnlyProperties?: string[];
-  createOnlyProperties?: string[];
-  conditionalCreateOnlyProperties?: string[];
-  attributes?: string[];
-  arnTemplate?: string;
-  tagging?: { taggable?: boolean; tagPropertyName?: string; variant?: string };
-}
-
-export class SchemaRegistry {
+/**
+ * Hand-written schemas in a folder (`index.json` mapping type names to
+ * files, the format of docs/schemas.md), for tests of types AWS does not have.
+ */
+export class SchemaDirectory implements SchemaSource {
   private index?: Record<string, string>;
   private readonly cache = new Map<string, ResourceSchema>();
 
   constructor(readonly dir: string) {}
+
+  get description(): string {
+    return this.dir;
+  }
 
   private types(): Record<string, string> {
     if (!this.index) {
@@ -64,78 +58,29 @@ export class SchemaRegistry {
     this.cache.set(typeName, schema);
     return schema;
   }
-
-  typeNames(): string[] {
-    return Object.keys(this.types());
-  }
 }
 
-/** The default schemas folder: `<repository>/schemas`, found from the package root. */
-export function defaultSchemasDir(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 6; i++) {
-    const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest)) {
-      try {
-        if (
-          (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === '@cdkd/aws-emulator'
-        )
-          return path.resolve(dir, '../../schemas');
-      } catch {
-        // keep looking
-      }
-    }
-    dir = path.dirname(dir);
-  }
-  return path.resolve(__dirname, '../../../../../schemas');
+/** A model as Cloud Control reads it back: without the type's write-only properties. */
+export function withoutWriteOnly(
+  schema: ResourceSchema,
+  model: Record<string, unknown>,
+): Record<string, unknown> {
+  const writeOnly = schema.writeOnlyProperties;
+  if (!writeOnly?.length) return model;
+  const out = structuredClone(model);
+  for (const pointer of writeOnly) removeAt(out, pointerPath(pointer));
+  return out;
 }
 
-/** `/properties/A/B` → `['A', 'B']`. */
-export function pointerPath(pointer: string): string[] {
-  return pointer
-    .replace(/^\/properties\//, '')
-    .split('/')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** The value at a path in a model (`*` is not followed). */
-export function getAt(model: Record<string, unknown>, segments: string[]): unknown {
-  let node: unknown = model;
-  for (const s of segments) {
-    if (!node || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[s];
+function removeAt(node: unknown, segments: string[]): void {
+  if (!node || typeof node !== 'object') return;
+  const [head, ...rest] = segments;
+  if (head === undefined) return;
+  if (head === '*') {
+    for (const child of Array.isArray(node) ? node : Object.values(node)) removeAt(child, rest);
+    return;
   }
-  return node;
-}
-
-export function setAt(model: Record<string, unknown>, segments: string[], value: unknown): void {
-  let node = model;
-  for (const s of segments.slice(0, -1)) {
-    if (!node[s] || typeof node[s] !== 'object') node[s] = {};
-    node = node[s] as Record<string, unknown>;
-  }
-  node[segments[segments.length - 1]!] = value;
-}
-
-/** The schema of a property path (following $ref into definitions). */
-export function schemaAt(root: ResourceSchema, segments: string[]): JsonSchema | undefined {
-  let node: JsonSchema | undefined = root;
-  for (const s of segments) {
-    node = resolveRef(root, node);
-    if (!node) return undefined;
-    if (s === '*')
-      node =
-        node.items ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
-    else node = node.properties?.[s];
-  }
-  return resolveRef(root, node);
-}
-
-export function resolveRef(root: JsonSchema, node: JsonSchema | undefined): JsonSchema | undefined {
-  let current = node;
-  for (let i = 0; current?.$ref && i < 10; i++) {
-    const m = /^#\/definitions\/(.+)$/.exec(current.$ref);
-    current = m ? root.definitions?.[m[1]!] : undefined;
-  }
-  return current;
+  const record = node as Record<string, unknown>;
+  if (!rest.length) delete record[head];
+  else removeAt(record[head], rest);
 }

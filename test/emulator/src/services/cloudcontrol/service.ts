@@ -1,105 +1,30 @@
 /**
- * AWS Cloud Control API (JSON 1.0), generic over the resource schemas.
+ * AWS Cloud Control API operations, generic over the resource schemas.
  * Create/Update/Delete are asynchronous requests: PENDING when accepted,
- * IN_PROGRESS while the type's latency runs, then SUCCESS or FAILED.
+ * IN_PROGRESS while the type's latency runs, then SUCCESS or FAILED. Reads
+ * leave out the type's write-only properties, as Cloud Control does.
  */
 import { AwsError } from '../../core/errors';
 import { uuid } from '../../core/ids';
-import { JsonService, type JsonOperation, type JsonProtocolOptions } from '../../core/json-protocol';
-import type { CallContext } from '../../core/service';
-import { HandlerError, type ResourceAdapter, type StoredResource } from './adapters';
-import type { Scope } from './generate';
+import {
+  HandlerError,
+  pointerPath,
+  topLevel,
+  type ResourceHandlers,
+  type ResourceScope,
+  type StoredResource,
+} from '../../core/resources';
+import type { CallContext, Operations } from '../../core/service';
 import { applyPatch, PatchError, type PatchOperation } from './patch';
-import { getAt, pointerPath, type ResourceSchema, type SchemaRegistry } from './schemas';
+import { getAt, withoutWriteOnly, type ResourceSchema, type SchemaSource } from './schemas';
+import type { CloudControlStore, ResourceRequest } from './store';
 import { validateModel, validationMessage } from './validate';
 
-const PROTOCOL: JsonProtocolOptions = {
-  version: '1.0',
-  errorNamespace: 'com.amazonaws.cloudcontrolapi',
-  faults: { 500: { code: 'ServiceInternalErrorException', status: 500 } },
-};
-
-export type OperationName = 'CREATE' | 'UPDATE' | 'DELETE';
-export type OperationStatus =
-  'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'CANCEL_IN_PROGRESS' | 'CANCEL_COMPLETE';
-
-/** Per-type behaviour set through the control API (`*` is the default for every type). */
-export interface TypeSettings {
-  /** Time from the request to SUCCESS/FAILED, in ms. */
-  latencyMs?: number;
-  /** false: every request on the type is refused with UnsupportedActionException. */
-  provisionable?: boolean;
-  /**
-   * Make requests fail with a handler error code (e.g. GeneralServiceException). With
-   * `afterCreate`, a create fails only after its handler made the resource: the resource
-   * exists and the FAILED event carries its Identifier (as when a create does not stabilize).
-   */
-  failWith?: {
-    errorCode: string;
-    message?: string;
-    operations?: OperationName[];
-    count?: number;
-    afterCreate?: boolean;
-  };
-}
-
-export interface ResourceRequest {
-  token: string;
-  account: string;
-  region: string;
-  typeName: string;
-  identifier?: string;
-  operation: OperationName;
-  status: OperationStatus;
-  eventTime: Date;
-  statusMessage?: string;
-  errorCode?: string;
-  resourceModel?: string;
-  clientToken?: string;
-  /** Fingerprint of the input, for ClientToken conflicts. */
-  fingerprint: string;
-  timer?: NodeJS.Timeout;
-}
-
 type Input = Record<string, unknown>;
+export type OperationName = 'CREATE' | 'UPDATE' | 'DELETE';
 
-export class CloudControlStore {
-  readonly requests = new Map<string, ResourceRequest>();
-  /** Requests by `<account>|<region>|<ClientToken>`. */
-  readonly byClientToken = new Map<string, ResourceRequest>();
-  /** Requests still IN_PROGRESS by `<account>|<region>|<type>|<identifier>`. */
-  readonly inProgress = new Map<string, ResourceRequest>();
-  readonly typeSettings = new Map<string, TypeSettings>();
-
-  /** Stops pending request timers (the emulator is stopping); requests keep their last status. */
-  stopTimers(): void {
-    for (const r of this.requests.values()) {
-      if (r.timer) clearTimeout(r.timer);
-      r.timer = undefined;
-    }
-  }
-
-  clearRequests(): void {
-    for (const r of this.requests.values()) if (r.timer) clearTimeout(r.timer);
-    this.requests.clear();
-    this.byClientToken.clear();
-    this.inProgress.clear();
-  }
-
-  clear(): void {
-    this.clearRequests();
-    this.typeSettings.clear();
-  }
-
-  settingsFor(typeName: string): TypeSettings {
-    return { ...this.typeSettings.get('*'), ...this.typeSettings.get(typeName) };
-  }
-}
-
-export class CloudControlService extends JsonService {
-  readonly name = 'cloudcontrol';
-  protected readonly protocol = PROTOCOL;
-  protected readonly operations: Record<string, JsonOperation> = {
+export class CloudControlOperations {
+  readonly operations: Operations = {
     CreateResource: (ctx, input) => this.createResource(ctx, input),
     UpdateResource: (ctx, input) => this.updateResource(ctx, input),
     DeleteResource: (ctx, input) => this.deleteResource(ctx, input),
@@ -111,17 +36,15 @@ export class CloudControlService extends JsonService {
   };
 
   constructor(
-    private readonly schemas: SchemaRegistry,
+    private readonly schemas: SchemaSource,
     private readonly store: CloudControlStore,
-    private readonly adapterFor: (typeName: string) => ResourceAdapter,
+    private readonly adapterFor: (typeName: string) => ResourceHandlers,
     private readonly onChange: () => void,
-  ) {
-    super();
-  }
+  ) {}
 
   // ------------------------------------------------------------ helpers
 
-  private scope(ctx: CallContext): Scope {
+  private scope(ctx: CallContext): ResourceScope {
     return { account: ctx.account, region: ctx.region, baseUrl: ctx.baseUrl };
   }
 
@@ -177,7 +100,7 @@ export class CloudControlService extends JsonService {
       RequestToken: r.token,
       Operation: r.operation,
       OperationStatus: accepted ? 'PENDING' : r.status,
-      EventTime: r.eventTime.getTime() / 1000,
+      EventTime: r.eventTime,
       ResourceModel: accepted ? undefined : r.resourceModel,
       StatusMessage: accepted ? undefined : r.statusMessage,
       ErrorCode: accepted ? undefined : r.errorCode,
@@ -227,8 +150,7 @@ export class CloudControlService extends JsonService {
     identifier: string | undefined,
     work: () => StoredResource | undefined,
   ): ResourceRequest {
-    const settings = this.store.settingsFor(schema.typeName);
-    const latency = Math.max(0, settings.latencyMs ?? 0);
+    const latency = Math.max(0, this.store.latencyFor(schema.typeName, operation));
     const request: ResourceRequest = {
       token: uuid(),
       account: ctx.account,
@@ -265,7 +187,8 @@ export class CloudControlService extends JsonService {
         request.status = 'SUCCESS';
         if (result) {
           request.identifier = result.identifier;
-          if (operation !== 'DELETE') request.resourceModel = JSON.stringify(result.model);
+          if (operation !== 'DELETE')
+            request.resourceModel = JSON.stringify(withoutWriteOnly(schema, result.model));
         }
       } catch (err) {
         if (!(err instanceof HandlerError)) throw err;
@@ -368,12 +291,7 @@ export class CloudControlService extends JsonService {
         `Resource of type '${schema.typeName}' with identifier '${identifier}' was not found.`,
         400,
       );
-    const readOnly = new Set(
-      (schema.readOnlyProperties ?? [])
-        .map((p) => pointerPath(p))
-        .filter((s) => s.length === 1)
-        .map((s) => s[0]!),
-    );
+    const readOnly = topLevel(schema.readOnlyProperties);
     const before: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(current.model)) if (!readOnly.has(k)) before[k] = v;
     const touchedReadOnly = [
@@ -441,7 +359,10 @@ export class CloudControlService extends JsonService {
       );
     return {
       TypeName: schema.typeName,
-      ResourceDescription: { Identifier: found.identifier, Properties: JSON.stringify(found.model) },
+      ResourceDescription: {
+        Identifier: found.identifier,
+        Properties: JSON.stringify(withoutWriteOnly(schema, found.model)),
+      },
     };
   }
 
@@ -466,7 +387,7 @@ export class CloudControlService extends JsonService {
       TypeName: schema.typeName,
       ResourceDescriptions: page.map((r) => ({
         Identifier: r.identifier,
-        Properties: JSON.stringify(r.model),
+        Properties: JSON.stringify(withoutWriteOnly(schema, r.model)),
       })),
       NextToken: start + max < all.length ? Buffer.from(String(start + max)).toString('base64') : undefined,
     };

@@ -1,5 +1,22 @@
-/** An S3 bucket seen as the CloudFormation resource `AWS::S3::Bucket`. */
-import { DEFAULT_PUBLIC_ACCESS_BLOCK, type Bucket } from './store';
+/**
+ * S3 buckets and their policies seen as the CloudFormation resources
+ * `AWS::S3::Bucket` and `AWS::S3::BucketPolicy`, and the providers that keep
+ * Cloud Control's buckets in S3's own store.
+ */
+import { upperAlnum, uuid } from '../../core/ids';
+import {
+  alreadyExists,
+  HandlerError,
+  inventoryItems,
+  notFound,
+  writable,
+  type ResourceProvider,
+  type ResourceScope,
+  type StoredResource,
+} from '../../core/resources';
+import type { ResourceSchema } from '../../core/resource-schema';
+import type { InventoryItem } from '../../core/service';
+import { DEFAULT_PUBLIC_ACCESS_BLOCK, type Bucket, type S3Store } from './store';
 
 /** Region-specific website endpoint separator, as AWS documents it. */
 const DASH_WEBSITE_REGIONS = new Set([
@@ -100,4 +117,161 @@ export function applyBucketProperties(bucket: Bucket, props: Record<string, unkn
   if (!('PublicAccessBlockConfiguration' in props) && !bucket.publicAccessBlock)
     bucket.publicAccessBlock = { ...DEFAULT_PUBLIC_ACCESS_BLOCK };
   bucket.extraProperties = extra;
+}
+
+export class BucketProvider implements ResourceProvider {
+  readonly typeName = 'AWS::S3::Bucket';
+
+  constructor(private readonly s3: S3Store) {}
+
+  inventory(): InventoryItem[] {
+    return inventoryItems(this.typeName, this.s3.buckets.values(), (b) => ({
+      identifier: b.name,
+      model: bucketProperties(b),
+    }));
+  }
+
+  create(scope: ResourceScope, schema: ResourceSchema, desired: Record<string, unknown>): StoredResource {
+    const name =
+      typeof desired.BucketName === 'string' ? desired.BucketName : `bucket-${upperAlnum(12).toLowerCase()}`;
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name) || name.includes('..')) {
+      throw new HandlerError(
+        'InvalidRequest',
+        `Bucket name should not contain uppercase characters or be shorter than 3 or longer than 63 characters (Bucket: ${name})`,
+      );
+    }
+    const existing = this.s3.buckets.get(name);
+    if (existing) {
+      if (existing.account === scope.account) throw alreadyExists(schema.typeName, name);
+      throw new HandlerError(
+        'AlreadyExists',
+        `${name} already exists in another account (Service: S3, Status Code: 409, Error Code: BucketAlreadyExists)`,
+      );
+    }
+    const bucket = this.s3.createBucket(name, scope.account, scope.region);
+    applyBucketProperties(bucket, writable(schema, desired));
+    return { identifier: name, model: bucketProperties(bucket) };
+  }
+
+  private bucket(scope: ResourceScope, name: string) {
+    const bucket = this.s3.buckets.get(name);
+    return bucket && bucket.account === scope.account && bucket.region === scope.region ? bucket : undefined;
+  }
+
+  read(scope: ResourceScope, _schema: ResourceSchema, identifier: string): StoredResource | undefined {
+    const bucket = this.bucket(scope, identifier);
+    return bucket ? { identifier, model: bucketProperties(bucket) } : undefined;
+  }
+
+  update(
+    scope: ResourceScope,
+    schema: ResourceSchema,
+    identifier: string,
+    desired: Record<string, unknown>,
+  ): StoredResource {
+    const bucket = this.bucket(scope, identifier);
+    if (!bucket) throw notFound(schema.typeName, identifier);
+    const props = writable(schema, desired);
+    if (!('Tags' in props)) bucket.tags = undefined;
+    if (!('VersioningConfiguration' in props) && bucket.versioning) bucket.versioning = 'Suspended';
+    applyBucketProperties(bucket, props);
+    return { identifier, model: bucketProperties(bucket) };
+  }
+
+  delete(scope: ResourceScope, schema: ResourceSchema, identifier: string): void {
+    const bucket = this.bucket(scope, identifier);
+    if (!bucket) throw notFound(schema.typeName, identifier);
+    if (bucket.objects.size) {
+      throw new HandlerError(
+        'GeneralServiceException',
+        `The bucket you tried to delete is not empty (Service: S3, Status Code: 409, Request ID: ${uuid()})`,
+      );
+    }
+    this.s3.buckets.delete(identifier);
+  }
+
+  list(scope: ResourceScope): StoredResource[] {
+    return [...this.s3.buckets.values()]
+      .filter((b) => b.account === scope.account && b.region === scope.region)
+      .map((b) => ({ identifier: b.name, model: bucketProperties(b) }));
+  }
+}
+
+/** A policy document as S3 keeps it: a template's string as it is, an object as JSON. */
+function policyText(document: unknown): string {
+  return typeof document === 'string' ? document : JSON.stringify(document);
+}
+
+export class BucketPolicyProvider implements ResourceProvider {
+  readonly typeName = 'AWS::S3::BucketPolicy';
+
+  constructor(private readonly s3: S3Store) {}
+
+  inventory(): InventoryItem[] {
+    return inventoryItems(this.typeName, this.s3.buckets.values(), (b) => {
+      if (!b.policy) return undefined;
+      let document: unknown = b.policy;
+      try {
+        document = JSON.parse(b.policy);
+      } catch {
+        // keep the raw text
+      }
+      return { identifier: b.name, model: { Bucket: b.name, PolicyDocument: document } };
+    });
+  }
+
+  private bucket(scope: ResourceScope, schema: ResourceSchema, name: string) {
+    const bucket = this.s3.buckets.get(name);
+    if (!bucket || bucket.account !== scope.account) throw notFound(schema.typeName, name);
+    return bucket;
+  }
+
+  private model(name: string, policy: string): StoredResource {
+    return { identifier: name, model: { Bucket: name, PolicyDocument: JSON.parse(policy) as unknown } };
+  }
+
+  create(scope: ResourceScope, schema: ResourceSchema, desired: Record<string, unknown>): StoredResource {
+    const name = String(desired.Bucket);
+    const bucket = this.s3.buckets.get(name);
+    if (!bucket || bucket.account !== scope.account) {
+      throw new HandlerError(
+        'NotFound',
+        `The specified bucket does not exist (Service: S3, Status Code: 404, Request ID: ${uuid()})`,
+      );
+    }
+    if (bucket.policy) throw alreadyExists(schema.typeName, name);
+    bucket.policy = policyText(desired.PolicyDocument);
+    return this.model(name, bucket.policy);
+  }
+
+  read(scope: ResourceScope, schema: ResourceSchema, identifier: string): StoredResource | undefined {
+    const bucket = this.s3.buckets.get(identifier);
+    if (!bucket || bucket.account !== scope.account || !bucket.policy) return undefined;
+    void schema;
+    return this.model(identifier, bucket.policy);
+  }
+
+  update(
+    scope: ResourceScope,
+    schema: ResourceSchema,
+    identifier: string,
+    desired: Record<string, unknown>,
+  ): StoredResource {
+    const bucket = this.bucket(scope, schema, identifier);
+    if (!bucket.policy) throw notFound(schema.typeName, identifier);
+    bucket.policy = policyText(desired.PolicyDocument);
+    return this.model(identifier, bucket.policy);
+  }
+
+  delete(scope: ResourceScope, schema: ResourceSchema, identifier: string): void {
+    const bucket = this.bucket(scope, schema, identifier);
+    if (!bucket.policy) throw notFound(schema.typeName, identifier);
+    bucket.policy = undefined;
+  }
+
+  list(scope: ResourceScope): StoredResource[] {
+    return [...this.s3.buckets.values()]
+      .filter((b) => b.account === scope.account && b.region === scope.region && b.policy)
+      .map((b) => this.model(b.name, b.policy!));
+  }
 }

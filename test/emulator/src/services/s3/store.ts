@@ -1,3 +1,5 @@
+import type { ServiceStore } from '../../core/service';
+
 /**
  * S3 state: buckets (global names, each owned by one account in one region),
  * their configuration and their object versions.
@@ -105,7 +107,21 @@ export const DEFAULT_PUBLIC_ACCESS_BLOCK: PublicAccessBlock = {
   RestrictPublicBuckets: true,
 };
 
-export class S3Store {
+/** A bucket as `--state-dir` keeps it (bodies base64, dates ISO). */
+interface SavedBucket extends Omit<Bucket, 'objects' | 'uploads' | 'lastDelete' | 'creationDate'> {
+  creationDate: string;
+  objects: Array<
+    Array<Omit<ObjectVersion, 'body' | 'lastModified'> & { body: string; lastModified: string }>
+  >;
+  uploads: Array<
+    Omit<MultipartUpload, 'parts' | 'initiated'> & {
+      initiated: string;
+      parts: Array<{ partNumber: number; body: string; etag: string; lastModified: string }>;
+    }
+  >;
+}
+
+export class S3Store implements ServiceStore {
   /** Bucket names are global across accounts and regions, as in AWS. */
   readonly buckets = new Map<string, Bucket>();
 
@@ -128,6 +144,70 @@ export class S3Store {
 
   clear(): void {
     this.buckets.clear();
+  }
+
+  snapshot(): { buckets: SavedBucket[] } {
+    return {
+      buckets: [...this.buckets.values()].map(
+        ({ objects, uploads, lastDelete: _lastDelete, creationDate, ...rest }) => ({
+          ...rest,
+          creationDate: creationDate.toISOString(),
+          objects: [...objects.values()].map((versions) =>
+            versions.map((o) => ({
+              ...o,
+              body: o.body.toString('base64'),
+              lastModified: o.lastModified.toISOString(),
+            })),
+          ),
+          uploads: [...uploads.values()].map(({ parts, initiated, ...upload }) => ({
+            ...upload,
+            initiated: initiated.toISOString(),
+            parts: [...parts.values()].map((p) => ({
+              ...p,
+              body: p.body.toString('base64'),
+              lastModified: p.lastModified.toISOString(),
+            })),
+          })),
+        }),
+      ),
+    };
+  }
+
+  restore(saved: unknown): void {
+    for (const b of (saved as { buckets?: SavedBucket[] }).buckets ?? []) {
+      this.buckets.set(b.name, {
+        ...b,
+        creationDate: new Date(b.creationDate),
+        objects: new Map(
+          b.objects
+            .filter((v) => v.length)
+            .map((versions) => [
+              versions[0]!.key,
+              versions.map((o) => ({
+                ...o,
+                body: Buffer.from(o.body, 'base64'),
+                lastModified: new Date(o.lastModified),
+              })),
+            ]),
+        ),
+        uploads: new Map(
+          b.uploads.map((u) => [
+            u.uploadId,
+            {
+              ...u,
+              initiated: new Date(u.initiated),
+              parts: new Map(
+                u.parts.map((p) => [
+                  p.partNumber,
+                  { ...p, body: Buffer.from(p.body, 'base64'), lastModified: new Date(p.lastModified) },
+                ]),
+              ),
+            },
+          ]),
+        ),
+        lastDelete: new Map(),
+      });
+    }
   }
 }
 

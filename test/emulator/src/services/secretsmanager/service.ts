@@ -1,30 +1,13 @@
-/** AWS Secrets Manager (JSON 1.1): the secret operations dynamic references and assets use. */
+/** AWS Secrets Manager operations: what dynamic references and assets use. */
 import { AwsError } from '../../core/errors';
-import {
-  JsonService,
-  requireString,
-  type JsonOperation,
-  type JsonProtocolOptions,
-} from '../../core/json-protocol';
-import type { CallContext } from '../../core/service';
+import { requireString } from '../../core/protocols/aws-json';
+import type { CallContext, Operations } from '../../core/service';
 import { generatePassword, secretErrors, type Secret, type SecretsStore } from './store';
-
-const PROTOCOL: JsonProtocolOptions = {
-  version: '1.1',
-  errorNamespace: 'com.amazonaws.secretsmanager',
-  faults: { 500: { code: 'InternalServiceError', status: 500 } },
-};
 
 type Input = Record<string, unknown>;
 
-function epoch(date: Date): number {
-  return date.getTime() / 1000;
-}
-
-export class SecretsManagerService extends JsonService {
-  readonly name = 'secretsmanager';
-  protected readonly protocol = PROTOCOL;
-  protected readonly operations: Record<string, JsonOperation> = {
+export class SecretsManagerOperations {
+  readonly operations: Operations = {
     CreateSecret: (ctx, input) => this.createSecret(ctx, input),
     GetSecretValue: (ctx, input) => this.getSecretValue(ctx, input),
     PutSecretValue: (ctx, input) => this.putSecretValue(ctx, input),
@@ -34,9 +17,7 @@ export class SecretsManagerService extends JsonService {
     GetRandomPassword: (_ctx, input) => ({ RandomPassword: generatePassword(input) }),
   };
 
-  constructor(private readonly store: SecretsStore) {
-    super();
-  }
+  constructor(private readonly store: SecretsStore) {}
 
   private secret(ctx: CallContext, input: Input): Secret {
     const secret = this.store.find(ctx.account, ctx.region, requireString(input, 'SecretId'));
@@ -50,7 +31,7 @@ export class SecretsManagerService extends JsonService {
       description: typeof input.Description === 'string' ? input.Description : undefined,
       kmsKeyId: typeof input.KmsKeyId === 'string' ? input.KmsKeyId : undefined,
       secretString: typeof input.SecretString === 'string' ? input.SecretString : undefined,
-      secretBinary: typeof input.SecretBinary === 'string' ? input.SecretBinary : undefined,
+      secretBinary: base64Of(input.SecretBinary),
       tags: Array.isArray(input.Tags) ? (input.Tags as Array<{ Key: string; Value: string }>) : undefined,
       versionId: typeof input.ClientRequestToken === 'string' ? input.ClientRequestToken : undefined,
     });
@@ -80,16 +61,17 @@ export class SecretsManagerService extends JsonService {
       Name: secret.name,
       VersionId: version.versionId,
       SecretString: version.secretString,
-      SecretBinary: version.secretBinary,
+      SecretBinary:
+        version.secretBinary === undefined ? undefined : Buffer.from(version.secretBinary, 'base64'),
       VersionStages: version.stages,
-      CreatedDate: epoch(version.created),
+      CreatedDate: version.created,
     };
   }
 
   private putSecretValue(ctx: CallContext, input: Input): unknown {
     const secret = this.secret(ctx, input);
     const secretString = typeof input.SecretString === 'string' ? input.SecretString : undefined;
-    const secretBinary = typeof input.SecretBinary === 'string' ? input.SecretBinary : undefined;
+    const secretBinary = base64Of(input.SecretBinary);
     if (secretString === undefined && secretBinary === undefined) {
       throw new AwsError(
         'InvalidRequestException',
@@ -136,7 +118,7 @@ export class SecretsManagerService extends JsonService {
     const deletionDate = new Date(Date.now() + (force ? 0 : window * 86_400_000));
     if (force) this.store.remove(secret);
     else secret.deletedDate = new Date();
-    return { ARN: secret.arn, Name: secret.name, DeletionDate: epoch(deletionDate) };
+    return { ARN: secret.arn, Name: secret.name, DeletionDate: deletionDate };
   }
 
   private listSecrets(ctx: CallContext, input: Input): unknown {
@@ -177,12 +159,17 @@ function describe(secret: Secret): Record<string, unknown> {
     Name: secret.name,
     Description: secret.description,
     KmsKeyId: secret.kmsKeyId,
-    LastChangedDate: epoch(secret.lastChanged),
-    DeletedDate: secret.deletedDate ? epoch(secret.deletedDate) : undefined,
+    LastChangedDate: secret.lastChanged,
+    DeletedDate: secret.deletedDate ? secret.deletedDate : undefined,
     Tags: secret.tags.length ? secret.tags : undefined,
     VersionIdsToStages: Object.fromEntries(
       secret.versions.filter((v) => v.stages.length).map((v) => [v.versionId, v.stages]),
     ),
-    CreatedDate: epoch(secret.created),
+    CreatedDate: secret.created,
   };
+}
+
+/** A blob input (decoded by the codec) as the base64 text the store keeps. */
+function base64Of(value: unknown): string | undefined {
+  return Buffer.isBuffer(value) ? value.toString('base64') : undefined;
 }

@@ -2,6 +2,7 @@
 import { randomInt } from 'node:crypto';
 import { AwsError } from '../../core/errors';
 import { uuid } from '../../core/ids';
+import type { ServiceStore } from '../../core/service';
 
 export interface SecretVersion {
   versionId: string;
@@ -40,7 +41,7 @@ export const secretErrors = {
 
 const SUFFIX_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-export class SecretsStore {
+export class SecretsStore implements ServiceStore {
   readonly secrets = new Map<string, Secret>();
 
   static key(account: string, region: string, name: string): string {
@@ -178,6 +179,36 @@ export class SecretsStore {
 
   clear(): void {
     this.secrets.clear();
+  }
+
+  snapshot(): { secrets: unknown[] } {
+    return {
+      secrets: [...this.secrets.values()].map((s) => ({
+        ...s,
+        created: s.created.toISOString(),
+        lastChanged: s.lastChanged.toISOString(),
+        deletedDate: s.deletedDate?.toISOString(),
+        versions: s.versions.map((v) => ({ ...v, created: v.created.toISOString() })),
+      })),
+    };
+  }
+
+  restore(saved: unknown): void {
+    type Saved = Omit<Secret, 'created' | 'lastChanged' | 'deletedDate' | 'versions'> & {
+      created: string;
+      lastChanged: string;
+      deletedDate?: string;
+      versions: Array<Omit<SecretVersion, 'created'> & { created: string }>;
+    };
+    for (const s of (saved as { secrets?: Saved[] }).secrets ?? []) {
+      this.secrets.set(SecretsStore.key(s.account, s.region, s.name), {
+        ...s,
+        created: new Date(s.created),
+        lastChanged: new Date(s.lastChanged),
+        deletedDate: s.deletedDate ? new Date(s.deletedDate) : undefined,
+        versions: s.versions.map((v) => ({ ...v, created: new Date(v.created) })),
+      });
+    }
   }
 }
 

@@ -1,12 +1,8 @@
-/** Amazon SQS, JSON protocol (awsQueryCompatible): the queue management operations. */
+/** Amazon SQS operations: queue management (messages are not emulated). */
+import type { ConsistencySwitches } from '../../core/consistency';
 import { AwsError } from '../../core/errors';
-import {
-  JsonService,
-  requireString,
-  type JsonOperation,
-  type JsonProtocolOptions,
-} from '../../core/json-protocol';
-import type { CallContext } from '../../core/service';
+import { requireString } from '../../core/protocols/aws-json';
+import type { CallContext, Operations } from '../../core/service';
 import {
   parseQueueUrl,
   queueArn,
@@ -17,25 +13,13 @@ import {
   type SqsStore,
 } from './store';
 
-const PROTOCOL: JsonProtocolOptions = {
-  version: '1.0',
-  errorNamespace: 'com.amazonaws.sqs',
-  queryErrorCodes: {
-    QueueDoesNotExist: 'AWS.SimpleQueueService.NonExistentQueue',
-    QueueNameExists: 'QueueAlreadyExists',
-    QueueDeletedRecently: 'AWS.SimpleQueueService.QueueDeletedRecently',
-    UnsupportedOperation: 'AWS.SimpleQueueService.UnsupportedOperation',
-    TooManyEntriesInBatchRequest: 'AWS.SimpleQueueService.TooManyEntriesInBatchRequest',
-  },
-  faults: { 429: { code: 'RequestThrottled', status: 403 } },
-};
-
 type Input = Record<string, unknown>;
 
-export class SqsService extends JsonService {
-  readonly name = 'sqs';
-  protected readonly protocol = PROTOCOL;
-  protected readonly operations: Record<string, JsonOperation> = {
+/** ListQueues leaves out queues younger than this lag while the switch is on. */
+export const LIST_AFTER_CREATE = 'sqs.list-after-create';
+
+export class SqsOperations {
+  readonly operations: Operations = {
     CreateQueue: (ctx, input) => this.createQueue(ctx, input),
     GetQueueUrl: (ctx, input) => this.getQueueUrl(ctx, input),
     GetQueueAttributes: (ctx, input) => this.getQueueAttributes(ctx, input),
@@ -47,13 +31,10 @@ export class SqsService extends JsonService {
     ListQueueTags: (ctx, input) => this.listQueueTags(ctx, input),
   };
 
-  constructor(private readonly store: SqsStore) {
-    super();
-  }
-
-  protected override unknownOperation(operation: string): AwsError {
-    return new AwsError('InvalidAction', `The action ${operation} is not valid for this endpoint.`, 400);
-  }
+  constructor(
+    private readonly store: SqsStore,
+    private readonly consistency: ConsistencySwitches,
+  ) {}
 
   private queueFromUrl(ctx: CallContext, input: Input): Queue {
     const url = requireString(input, 'QueueUrl', 'MissingParameter');
@@ -125,8 +106,11 @@ export class SqsService extends JsonService {
         400,
       );
     }
+    const lag = this.consistency.delayFor(LIST_AFTER_CREATE);
+    const now = Date.now() / 1000;
     const names = [...this.store.queues.values()]
       .filter((q) => q.account === ctx.account && q.region === ctx.region && q.name.startsWith(prefix))
+      .filter((q) => !lag || now - q.created >= lag / 1000)
       .map((q) => q.name)
       .sort();
     let start = 0;

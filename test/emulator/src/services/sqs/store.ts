@@ -3,6 +3,7 @@
  * and SetQueueAttributes. Shared with Cloud Control (`AWS::SQS::Queue`).
  */
 import { AwsError } from '../../core/errors';
+import type { ServiceStore } from '../../core/service';
 
 export interface Queue {
   account: string;
@@ -76,7 +77,7 @@ export const sqsErrors = {
     new AwsError('InvalidAttributeValue', `Invalid value for the parameter ${name}.`, 400),
 };
 
-export class SqsStore {
+export class SqsStore implements ServiceStore {
   readonly queues = new Map<string, Queue>();
   /** When each queue name was last deleted (ms), for QueueDeletedRecently. */
   private readonly deleted = new Map<string, number>();
@@ -178,6 +179,15 @@ export class SqsStore {
   clear(): void {
     this.queues.clear();
     this.deleted.clear();
+  }
+
+  snapshot(): { queues: Queue[] } {
+    return { queues: [...this.queues.values()] };
+  }
+
+  restore(saved: unknown): void {
+    for (const q of (saved as { queues?: Queue[] }).queues ?? [])
+      this.queues.set(SqsStore.key(q.account, q.region, q.name), q);
   }
 }
 

@@ -1,12 +1,7 @@
-/** AWS Systems Manager Parameter Store, JSON 1.1 protocol. */
+/** AWS Systems Manager Parameter Store operations. */
 import { AwsError } from '../../core/errors';
-import {
-  JsonService,
-  requireString,
-  type JsonOperation,
-  type JsonProtocolOptions,
-} from '../../core/json-protocol';
-import type { CallContext } from '../../core/service';
+import { requireString } from '../../core/protocols/aws-json';
+import type { CallContext, Operations } from '../../core/service';
 import {
   currentVersion,
   parameterArn,
@@ -17,18 +12,10 @@ import {
   type SsmStore,
 } from './store';
 
-const PROTOCOL: JsonProtocolOptions = {
-  version: '1.1',
-  errorNamespace: 'com.amazonaws.ssm',
-  faults: { 500: { code: 'InternalServerError', status: 500 } },
-};
-
 type Input = Record<string, unknown>;
 
-export class SsmService extends JsonService {
-  readonly name = 'ssm';
-  protected readonly protocol = PROTOCOL;
-  protected readonly operations: Record<string, JsonOperation> = {
+export class SsmOperations {
+  readonly operations: Operations = {
     PutParameter: (ctx, input) => this.putParameter(ctx, input),
     GetParameter: (ctx, input) => this.getParameter(ctx, input),
     GetParameters: (ctx, input) => this.getParameters(ctx, input),
@@ -42,9 +29,7 @@ export class SsmService extends JsonService {
     ListTagsForResource: (ctx, input) => this.listTags(ctx, input),
   };
 
-  constructor(private readonly store: SsmStore) {
-    super();
-  }
+  constructor(private readonly store: SsmStore) {}
 
   private putParameter(ctx: CallContext, input: Input): unknown {
     const parameter = this.store.put(ctx.account, ctx.region, {
@@ -129,8 +114,8 @@ export class SsmService extends JsonService {
     const prefix = path.endsWith('/') ? path : `${path}/`;
     const recursive = input.Recursive === true;
     const matches = this.store
-      .list(ctx.account, ctx.region)
-      .filter((p) => p.name.startsWith(prefix) && (recursive || !p.name.slice(prefix.length).includes('/')))
+      .under(ctx.account, ctx.region, prefix)
+      .filter((p) => recursive || !p.name.slice(prefix.length).includes('/'))
       .filter((p) => matchesFilters(p, input.ParameterFilters));
     const { page, nextToken } = paginate(matches, input, 10);
     return {
@@ -253,7 +238,7 @@ function parameterOutput(
     Value: displayValue(version, decrypt),
     Version: version.version,
     Selector: selector,
-    LastModifiedDate: version.lastModified.getTime() / 1000,
+    LastModifiedDate: version.lastModified,
     ARN: parameterArn(parameter),
     DataType: version.dataType,
   };
@@ -265,7 +250,7 @@ function metadata(parameter: Parameter, version: ParameterVersion): Record<strin
     ARN: parameterArn(parameter),
     Type: version.type,
     KeyId: version.keyId,
-    LastModifiedDate: version.lastModified.getTime() / 1000,
+    LastModifiedDate: version.lastModified,
     LastModifiedUser: version.lastModifiedUser,
     Description: version.description,
     AllowedPattern: version.allowedPattern,

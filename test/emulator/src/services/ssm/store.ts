@@ -1,5 +1,8 @@
 /** SSM Parameter Store: parameters with their versions, per account and region. */
 import { AwsError } from '../../core/errors';
+import type { ServiceStore } from '../../core/service';
+import { partitionOf } from '../../core/accounts';
+import { isPublicParameter, PublicParameters } from './public-parameters';
 
 export type ParameterType = 'String' | 'StringList' | 'SecureString';
 
@@ -50,15 +53,31 @@ export const ssmErrors = {
   validation: (message: string) => new AwsError('ValidationException', message, 400),
 };
 
-export class SsmStore {
+export class SsmStore implements ServiceStore {
   readonly parameters = new Map<string, Parameter>();
+  /** AWS's public parameters (`/aws/service/...`), in every region; a seeded one of the same name wins. */
+  readonly publicParameters = new PublicParameters();
 
   static key(account: string, region: string, name: string): string {
     return `${account}|${region}|${name}`;
   }
 
   get(account: string, region: string, name: string): Parameter | undefined {
-    return this.parameters.get(SsmStore.key(account, region, normalizeName(name)));
+    const normalized = normalizeName(name);
+    return (
+      this.parameters.get(SsmStore.key(account, region, normalized)) ??
+      this.publicParameters.get(region, normalized)
+    );
+  }
+
+  /** The parameters under a path prefix: the account's, and AWS's public ones under `/aws/service/`. */
+  under(account: string, region: string, prefix: string): Parameter[] {
+    const own = this.list(account, region).filter((p) => p.name.startsWith(prefix));
+    if (!isPublicParameter(prefix)) return own;
+    const seeded = new Set(own.map((p) => p.name));
+    return [...own, ...this.publicParameters.under(region, prefix).filter((p) => !seeded.has(p.name))].sort(
+      (a, b) => (a.name < b.name ? -1 : 1),
+    );
   }
 
   /** PutParameter: a new parameter (version 1) or, with overwrite, a new version. */
@@ -165,6 +184,27 @@ export class SsmStore {
   clear(): void {
     this.parameters.clear();
   }
+
+  snapshot(): { parameters: unknown[] } {
+    return {
+      parameters: [...this.parameters.values()].map((p) => ({
+        ...p,
+        versions: p.versions.map((v) => ({ ...v, lastModified: v.lastModified.toISOString() })),
+      })),
+    };
+  }
+
+  restore(saved: unknown): void {
+    type Saved = Omit<Parameter, 'versions'> & {
+      versions: Array<Omit<ParameterVersion, 'lastModified'> & { lastModified: string }>;
+    };
+    for (const p of (saved as { parameters?: Saved[] }).parameters ?? []) {
+      this.parameters.set(SsmStore.key(p.account, p.region, p.name), {
+        ...p,
+        versions: p.versions.map((v) => ({ ...v, lastModified: new Date(v.lastModified) })),
+      });
+    }
+  }
 }
 
 export function currentVersion(parameter: Parameter): ParameterVersion {
@@ -172,7 +212,7 @@ export function currentVersion(parameter: Parameter): ParameterVersion {
 }
 
 export function parameterArn(parameter: Parameter): string {
-  return `arn:aws:ssm:${parameter.region}:${parameter.account}:parameter/${parameter.name.replace(/^\//, '')}`;
+  return `arn:${partitionOf(parameter.region)}:ssm:${parameter.region}:${parameter.account}:parameter/${parameter.name.replace(/^\//, '')}`;
 }
 
 /** A parameter given by ARN is named by what follows `parameter`. */

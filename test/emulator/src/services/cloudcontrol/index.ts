@@ -1,0 +1,68 @@
+/**
+ * AWS Cloud Control API (awsJson1_0), generic over the resource schemas.
+ * A type a service owns is kept in that service's store through its
+ * ResourceProvider; every other type is a generic record here.
+ */
+import { AwsJsonCodec } from '../../core/protocols/aws-json';
+import type { ServiceModule } from '../../core/service';
+import type { CloudControlLatencyApi } from '../../state';
+import { cloudControlRoutes } from './control';
+import { GenericProvider } from './generic';
+import { cloudControlLatency } from './latency';
+import { defaultSchemaSource, SchemaDirectory } from './schema-source';
+import { CloudControlOperations } from './service';
+import { CloudControlStore } from './store';
+
+export const cloudControl: ServiceModule = {
+  name: 'cloudcontrol',
+  signingNames: ['cloudcontrolapi'],
+  create(platform) {
+    const store = new CloudControlStore();
+    const schemas = platform.options.schemasDir
+      ? new SchemaDirectory(platform.options.schemasDir)
+      : defaultSchemaSource();
+    const generic = new GenericProvider(store);
+    const service = new CloudControlOperations(
+      schemas,
+      store,
+      (typeName) => platform.resourceProvider(typeName) ?? generic,
+      () => platform.changed(),
+    );
+    const api: CloudControlLatencyApi = {
+      setTypeLatencies(typeName, { create, update, delete: del }) {
+        const current = store.typeSettings.get(typeName) ?? {};
+        store.typeSettings.set(typeName, {
+          ...current,
+          latencyMsByOperation: { CREATE: create, UPDATE: update, DELETE: del },
+        });
+      },
+      clearTypeLatencies() {
+        for (const [name, settings] of store.typeSettings) {
+          const { latencyMs: _latency, latencyMsByOperation: _byOperation, ...rest } = settings;
+          if (Object.keys(rest).length) store.typeSettings.set(name, rest);
+          else store.typeSettings.delete(name);
+        }
+      },
+    };
+    return {
+      protocol: new AwsJsonCodec({
+        version: '1.0',
+        targetPrefix: 'CloudApiService',
+        namespace: 'com.amazonaws.cloudcontrolapi',
+        model: () => require('@aws-sdk/client-cloudcontrol') as Record<string, unknown>,
+        faults: { 500: { code: 'ServiceInternalErrorException', status: 500 } },
+      }),
+      operations: service.operations,
+      store,
+      latency: cloudControlLatency,
+      api,
+      settings: {
+        read: () => ({ schemas: schemas.description }),
+        update: () => undefined,
+        reset: () => undefined,
+      },
+      control: (router) => cloudControlRoutes(router, store, schemas),
+      stop: () => store.stopTimers(),
+    };
+  },
+};

@@ -1,0 +1,25 @@
+/**
+ * Every service the emulator serves: one module per folder, one line here.
+ * Adding a service is a new folder `services/<name>/` and a line in this
+ * list (see the README, "Adding a service").
+ */
+import type { ServiceModule } from '../core/service';
+import { cloudControl } from './cloudcontrol';
+import { cloudFormation } from './cloudformation';
+import { ec2 } from './ec2';
+import { s3 } from './s3';
+import { secretsManager } from './secretsmanager';
+import { sqs } from './sqs';
+import { ssm } from './ssm';
+import { sts } from './sts';
+
+export const SERVICES: readonly ServiceModule[] = [
+  s3,
+  sts,
+  sqs,
+  ssm,
+  secretsManager,
+  cloudFormation,
+  ec2,
+  cloudControl,
+];
