@@ -14,7 +14,7 @@
  * It also emits the resource progress events, so each operation reports the
  * same way wherever it runs.
  */
-import type { CreateContext, ResourceCreateResult } from '../plugin-api';
+import type { CreateContext, DeleteContext, ResourceCreateResult, UpdateContext } from '../plugin-api';
 import { buildCreateContext } from '../provisioning/create-context';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { RequestTokenSink } from '../provisioning/cloud-control-provider';
@@ -360,14 +360,7 @@ export class ResourceOperations {
         sent,
         previous,
         {
-          context: (attempt) => ({
-            stackName: this.session.stackName,
-            expectedRegion: this.options.expectedRegion,
-            signal: this.session.cancelSignal,
-            idempotencyToken: intent.token,
-            attempt: base + attempt,
-            onRequestToken: (t: string, a: number) => this.session.noteRequestToken(intent.id, a, t),
-          }),
+          context: (attempt) => this.operationContext(intent, base + attempt),
           beforeRetry: (attempt) => this.session.recordAttempt(intent.id, base + attempt),
           signal: this.session.cancelSignal,
         },
@@ -401,14 +394,7 @@ export class ResourceOperations {
     let outcome;
     try {
       outcome = await this.options.provisioner.delete(routed, logicalId, record, {
-        context: (attempt) => ({
-          stackName: this.session.stackName,
-          expectedRegion: this.options.expectedRegion,
-          signal: this.session.cancelSignal,
-          idempotencyToken: intent.token,
-          attempt: base + attempt,
-          onRequestToken: (t: string, a: number) => this.session.noteRequestToken(intent.id, a, t),
-        }),
+        context: (attempt) => this.operationContext(intent, base + attempt),
         beforeRetry: (attempt) => this.session.recordAttempt(intent.id, base + attempt),
         signal: this.session.cancelSignal,
       });
@@ -427,6 +413,21 @@ export class ResourceOperations {
     else if (this.session.builder.get(logicalId)?.physicalId === record.physicalId)
       effects.push({ op: 'remove', logicalId });
     this.session.outcome(intent.id, effects);
+  }
+
+  /** The context of an update or delete attempt: the intent's token, the region check, the signal. */
+  private operationContext(
+    intent: IntentRecord,
+    attempt: number,
+  ): UpdateContext & DeleteContext & RequestTokenSink {
+    return {
+      stackName: this.session.stackName,
+      expectedRegion: this.options.expectedRegion,
+      signal: this.session.cancelSignal,
+      idempotencyToken: intent.token,
+      attempt,
+      onRequestToken: (t, a) => this.session.noteRequestToken(intent.id, a, t),
+    };
   }
 
   private createContext(intent: IntentRecord, attempt: number): CreateContext & RequestTokenSink {

@@ -237,23 +237,17 @@ export class CloudControlProvider implements ResourceProvider {
       coerceProperties(properties, schema),
     );
     if (patch.length > 0) {
-      const attempt = context?.attempt ?? 0;
-      const event = await this.call(logicalId, resourceType, physicalId, () =>
+      await this.request(logicalId, resourceType, physicalId, context, (ClientToken) =>
         this.client().send(
           new UpdateResourceCommand({
             TypeName: resourceType,
             Identifier: physicalId,
             PatchDocument: JSON.stringify(patch),
-            ...(context?.idempotencyToken
-              ? { ClientToken: toClientToken(`${context.idempotencyToken}#${attempt}`) }
-              : {}),
+            ...ClientToken,
           }),
           { abortSignal: context?.signal },
         ),
       );
-      if (event.ProgressEvent?.RequestToken)
-        (context as OperationContext)?.onRequestToken?.(event.ProgressEvent.RequestToken, attempt);
-      await this.waitFor(event, logicalId, resourceType, physicalId, context?.signal);
     }
     const model = await this.readModel(logicalId, resourceType, physicalId, context?.signal);
     return { physicalId, wasReplaced: false, attributes: this.attributesOf(resourceType, model ?? {}) };
@@ -275,23 +269,13 @@ export class CloudControlProvider implements ResourceProvider {
       'pre-delete',
     );
     const { DeleteResourceCommand } = cc();
-    const attempt = context?.attempt ?? 0;
     try {
-      const event = await this.call(logicalId, resourceType, physicalId, () =>
+      await this.request(logicalId, resourceType, physicalId, context, (ClientToken) =>
         this.client().send(
-          new DeleteResourceCommand({
-            TypeName: resourceType,
-            Identifier: physicalId,
-            ...(context?.idempotencyToken
-              ? { ClientToken: toClientToken(`${context.idempotencyToken}#${attempt}`) }
-              : {}),
-          }),
+          new DeleteResourceCommand({ TypeName: resourceType, Identifier: physicalId, ...ClientToken }),
           { abortSignal: context?.signal },
         ),
       );
-      if (event.ProgressEvent?.RequestToken)
-        (context as OperationContext)?.onRequestToken?.(event.ProgressEvent.RequestToken, attempt);
-      await this.waitFor(event, logicalId, resourceType, physicalId, context?.signal);
     } catch (err) {
       if (isNotFound(err)) {
         this.ctx.assertRegionMatch(
@@ -307,6 +291,27 @@ export class CloudControlProvider implements ResourceProvider {
       }
       throw err;
     }
+  }
+
+  /**
+   * Sends an update or delete request with the ClientToken of the intent's attempt,
+   * notes its request token, and waits for it to settle.
+   */
+  private async request(
+    logicalId: string,
+    resourceType: string,
+    physicalId: string,
+    context: UpdateContext | DeleteContext | undefined,
+    send: (clientToken: { ClientToken?: string }) => Promise<{ ProgressEvent?: ProgressEvent }>,
+  ): Promise<ProgressEvent> {
+    const attempt = context?.attempt ?? 0;
+    const clientToken = context?.idempotencyToken
+      ? { ClientToken: toClientToken(`${context.idempotencyToken}#${attempt}`) }
+      : {};
+    const event = await this.call(logicalId, resourceType, physicalId, () => send(clientToken));
+    if (event.ProgressEvent?.RequestToken)
+      (context as OperationContext)?.onRequestToken?.(event.ProgressEvent.RequestToken, attempt);
+    return this.waitFor(event, logicalId, resourceType, physicalId, context?.signal);
   }
 
   async getAttribute(physicalId: string, resourceType: string, attributeName: string): Promise<unknown> {

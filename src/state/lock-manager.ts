@@ -44,7 +44,7 @@ import {
   isNoSuchKey,
   isPreconditionFailed,
 } from './s3-errors';
-import { getObjectText, readBackOwnWrite } from './state-backend';
+import { getObjectText, putObjectText } from './state-backend';
 import type { StateBucket } from './state-bucket';
 import type { LockInfo } from './types';
 
@@ -308,26 +308,15 @@ export class LockManager {
       // Bounded: a vanished lock is retried at once, an expired one is taken over once.
       for (let round = 0; round < 4; round++) {
         try {
-          const out = await client.send(
-            new PutObjectCommand({
-              Bucket: this.bucket.name,
-              Key: key,
-              Body: body,
-              ContentType: 'application/json',
-              IfNoneMatch: '*',
-            }),
+          // A write whose reply was lost is recognised: the lock then holds exactly our body.
+          const out = await putObjectText(client, this.bucket.name, key, body, {
+            condition: { IfNoneMatch: '*' },
+          });
+          this.logger.debug(
+            `Acquired the lock ${this.bucket.uri(key)} as ${this.owner}${out.confirmed ? ' (reply lost, read back)' : ''}.`,
           );
-          this.logger.debug(`Acquired the lock ${this.bucket.uri(key)} as ${this.owner}.`);
-          return hold(out.ETag ?? '');
+          return hold(out.etag);
         } catch (err) {
-          // The write may have landed with its reply lost: then the lock holds exactly our body.
-          const own = await readBackOwnWrite(client, this.bucket.name, key, body);
-          if (own) {
-            this.logger.debug(
-              `Acquired the lock ${this.bucket.uri(key)} as ${this.owner} (reply lost, read back).`,
-            );
-            return hold(own.etag);
-          }
           if (!isPreconditionFailed(err) && !isConditionalConflict(err)) throw err;
         }
         last = await this.readLock(stackName, region);

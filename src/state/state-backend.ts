@@ -100,6 +100,60 @@ export async function getObjectText(
   }
 }
 
+/** A conditional write's condition: `If-Match` an ETag, or `If-None-Match: *` (create only). */
+export type WriteCondition = { IfMatch: string } | { IfNoneMatch: '*' } | Record<string, never>;
+
+export interface PutTextOptions {
+  condition?: WriteCondition;
+  /** Also retry S3's 409 ConditionalRequestConflict, as AWS advises for conditional writes. */
+  retryConflicts?: boolean;
+  abortSignal?: AbortSignal;
+}
+
+/** A write that landed: its ETag and version, and whether it was confirmed by reading it back. */
+export interface PutTextResult {
+  etag: string;
+  versionId?: string;
+  /** The reply was lost; the stored body was read back and is ours. */
+  confirmed: boolean;
+}
+
+/**
+ * The one way cdkd writes a small JSON object to the state bucket: PutObject with
+ * its condition, and when it fails in a way that may hide a write that landed
+ * (the SDK retried a request whose reply was lost and met our own write with a
+ * 412, a 409, a 5xx after the write), reads the key back and adopts the write
+ * when the stored body is exactly ours. Otherwise throws the original error.
+ */
+export async function putObjectText(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  body: string,
+  options: PutTextOptions = {},
+): Promise<PutTextResult> {
+  const send = () =>
+    client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: body,
+        ContentType: 'application/json',
+        ...options.condition,
+      }),
+      { abortSignal: options.abortSignal },
+    );
+  try {
+    const out = await (options.retryConflicts ? withRetry(send, { isRetryable: retryConditional }) : send());
+    return { etag: out.ETag ?? '', ...(out.VersionId ? { versionId: out.VersionId } : {}), confirmed: false };
+  } catch (err) {
+    const own = await readBackOwnWrite(client, bucket, key, body);
+    if (own)
+      return { etag: own.etag, ...(own.versionId ? { versionId: own.versionId } : {}), confirmed: true };
+    throw err;
+  }
+}
+
 /**
  * After a write whose outcome is unknown — a 412 or 409 on a request the SDK
  * retried, a 5xx, a dropped connection — reads the key back: the stored object
@@ -191,39 +245,24 @@ export class S3StateBackend {
     const legacyEtag = this.legacyReads.get(id);
     const migrating = expectedEtag !== undefined && expectedEtag === legacyEtag;
     // A migrating save creates the region-scoped key: nothing may be there yet.
-    const condition =
+    const condition: WriteCondition =
       expectedEtag === undefined || migrating ? { IfNoneMatch: '*' } : { IfMatch: expectedEtag };
 
     let etag: string;
     let versionId: string | undefined;
     try {
-      const out = await withRetry(
-        () =>
-          client.send(
-            new PutObjectCommand({
-              Bucket: this.bucket.name,
-              Key: key,
-              Body: body,
-              ContentType: 'application/json',
-              ...condition,
-            }),
-          ),
-        { isRetryable: retryConditional },
-      );
-      etag = out.ETag ?? '';
-      versionId = out.VersionId;
-    } catch (err) {
-      // The write may have landed with its reply lost (the SDK's retry then meets our own write).
-      const own = await readBackOwnWrite(client, this.bucket.name, key, body);
-      if (own) {
+      const out = await putObjectText(client, this.bucket.name, key, body, {
+        condition,
+        retryConflicts: true,
+      });
+      if (out.confirmed)
         this.logger.debug(`Saved ${this.bucket.uri(key)} (the reply was lost; read back and confirmed).`);
-        etag = own.etag;
-        versionId = own.versionId;
-      } else if (isPreconditionFailed(err) || isNoSuchKey(err) || isConditionalConflict(err)) {
+      etag = out.etag;
+      versionId = out.versionId;
+    } catch (err) {
+      if (isPreconditionFailed(err) || isNoSuchKey(err) || isConditionalConflict(err))
         throw this.conflict(stackName, region, key, expectedEtag === undefined || migrating, err);
-      } else {
-        throw err;
-      }
+      throw err;
     }
 
     if (migrating) {

@@ -12,13 +12,12 @@
  * ours) instead of interleaved, and a write whose reply was lost is recognised by
  * reading it back. See docs/state.md ("Write-ahead log").
  */
-import { DeleteObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import type { ObjectIdentifier } from '@aws-sdk/client-s3';
 import { CdkdError, StateCorruptError } from '../util/errors';
 import type { Logger } from '../util/io-host';
-import { isTransientAwsError, withRetry } from '../util/retry';
-import { describeAwsError, isConditionalConflict, isPreconditionFailed } from './s3-errors';
-import { getObjectText, listKeys, readBackOwnWrite } from './state-backend';
+import { describeAwsError, isPreconditionFailed } from './s3-errors';
+import { getObjectText, listKeys, putObjectText } from './state-backend';
 import type { StateBucket } from './state-bucket';
 import type { IntentRecord, StateMutation } from './types';
 
@@ -72,9 +71,6 @@ export class WalConflictError extends CdkdError {
   }
 }
 
-const retryable = (err: unknown): boolean =>
-  isTransientAwsError(err) || (isConditionalConflict(err) && !isPreconditionFailed(err));
-
 export class WriteAheadLogStore {
   constructor(
     readonly bucket: StateBucket,
@@ -112,26 +108,14 @@ export class WriteAheadLogStore {
     const client = await this.bucket.client();
     const bytes = Buffer.byteLength(body);
     try {
-      const out = await withRetry(
-        () =>
-          client.send(
-            new PutObjectCommand({
-              Bucket: this.bucket.name,
-              Key: key,
-              Body: body,
-              ContentType: 'application/json',
-              IfNoneMatch: '*',
-            }),
-          ),
-        { isRetryable: retryable },
-      );
-      return { bytes, key, ...(out.VersionId ? { versionId: out.VersionId } : {}) };
-    } catch (err) {
-      const own = await readBackOwnWrite(client, this.bucket.name, key, body);
-      if (own) {
+      const out = await putObjectText(client, this.bucket.name, key, body, {
+        condition: { IfNoneMatch: '*' },
+        retryConflicts: true,
+      });
+      if (out.confirmed)
         this.logger.debug(`Wrote ${this.bucket.uri(key)} (the reply was lost; read back and confirmed).`);
-        return { bytes, key, ...(own.versionId ? { versionId: own.versionId } : {}) };
-      }
+      return { bytes, key, ...(out.versionId ? { versionId: out.versionId } : {}) };
+    } catch (err) {
       if (isPreconditionFailed(err)) {
         throw new WalConflictError(
           `Another process wrote ${this.bucket.uri(key)}, the write-ahead log segment this run was about to write: two processes are working on ${segment.stackName} (${segment.region}).`,

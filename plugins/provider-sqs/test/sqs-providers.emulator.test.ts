@@ -30,6 +30,8 @@ let policies: SqsQueuePolicyProvider;
 let counter = 0;
 
 const savedEnv = { ...process.env };
+// A project's testTimeout is not applied when jest runs from the repository root: minutes on a loaded machine.
+jest.setTimeout(60_000);
 
 beforeAll(async () => {
   emulator = await startEmulator();
