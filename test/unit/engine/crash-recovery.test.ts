@@ -5,6 +5,9 @@
  * without closing (as a killed process leaves it). The next deploy settles the
  * intent before planning and converges with exactly one resource per logical id.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { deployStack } from '../../../src/engine/deploy-stack';
 import type { DeployStackResult } from '../../../src/engine/deploy-stack';
 import { destroyStack } from '../../../src/engine/destroy-stack';
@@ -13,6 +16,7 @@ import { StackSession } from '../../../src/engine/stack-session';
 import { buildCreateContext } from '../../../src/provisioning/create-context';
 import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
 import { SchemaStore } from '../../../src/provisioning/schema-store';
+import { pushState } from '../../../src/state/push';
 import { parseTemplate } from '../../../src/template/types';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 import { testStore, useEmulator } from '../state/helpers';
@@ -200,6 +204,59 @@ describe('recovery from an interrupted run', () => {
     const after = (await store.backend.getState('Made', REGION))!.state;
     expect(after.resources.G.physicalId).toBe('fixed-group');
     expect(after.deposed).toBeUndefined();
+  });
+
+  it('writes the full state to a local file when the final save fails, and state push restores it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-errored-'));
+    try {
+      await ctx.emulator.control.addFault({
+        service: 's3',
+        operation: 'PutObject',
+        error: 'AccessDenied',
+        probability: 1,
+        match: { Key: store.bucket.keys.stateKey('Errored', REGION) },
+      });
+      const failed = deployStack(
+        {
+          stackName: 'Errored',
+          region: REGION,
+          template: parseTemplate({ Resources: topics({ A: 'errored-a' }) }),
+        },
+        {
+          store,
+          provisioner,
+          schemas,
+          factory: store.factory,
+          ioHost: host,
+          concurrency: 4,
+          erroredStateDir: dir,
+        },
+      );
+      const file = path.join(dir, `cdkd-errored-state.Errored.${REGION}.json`);
+      await expect(failed).rejects.toThrow(`The full state is in ${file}`);
+      await expect(failed).rejects.toMatchObject({
+        code: 'STATE_NOT_SAVED',
+        remedy: expect.stringContaining(`cdkd state push ${file}`),
+      });
+      expect(await store.locks.readLock('Errored', REGION)).toBeUndefined();
+      const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { resources: Record<string, unknown> };
+      expect(Object.keys(saved.resources)).toEqual(['A']);
+
+      await ctx.emulator.control.clearFaults();
+      const pushed = await pushState(store, file);
+      expect(pushed).toEqual(
+        expect.objectContaining({ stackName: 'Errored', region: REGION, replaced: false }),
+      );
+      const state = (await store.backend.getState('Errored', REGION))!.state;
+      expect(Object.keys(state.resources)).toEqual(['A']);
+      expect(await store.wal.list('Errored', REGION)).toEqual([]);
+      // The stack is whole again: nothing to do.
+      const again = await deploy('Errored', topics({ A: 'errored-a' }));
+      expect(again.noChanges).toBe(true);
+      expect(await appTopics()).toHaveLength(1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('stops when another process takes the lock, writes no state.json, and the next deploy converges', async () => {
