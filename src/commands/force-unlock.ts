@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { CdkdCommand } from '../cli/base-command';
-import { confirmOrRefuse } from '../cli/confirm';
+import { confirm } from '../cli/confirm';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { forceUnlockStack } from '../state/inspect';
 import type { ForceUnlockCandidate, ForceUnlockResult } from '../state/inspect';
@@ -32,10 +32,12 @@ For a lock left by a process that died (a killed CI job, say). A lock that has n
     const config = this.resolveConfig(flags, stateConfigFlags(flags));
     const logger = this.logger(config.verbose);
     const store = await openStateStore({ config, logger });
+    const terminal = this.terminal(config, flags);
     const confirmLive = async (lock: ForceUnlockCandidate): Promise<boolean> =>
       flags.force ||
-      confirmOrRefuse(
+      confirm(
         `The lock of ${args.stack} (${lock.region}) has not expired: ${formatLock(lock.lock)}. Its process may still be running; removing the lock makes it stop at its next renewal. Remove it?`,
+        { terminal, approveFlag: '--force', logger },
       );
     const result = await forceUnlockStack(store, args.stack, flags.region, config.region, confirmLive);
     if (result === 'cancelled') {

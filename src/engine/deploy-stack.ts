@@ -15,12 +15,12 @@ import type { AwsClientFactory } from '../config/aws-clients';
 import { executeDag } from '../graph/executor';
 import type { ExecutionResult } from '../graph/executor';
 import { buildResourceGraph } from '../graph/template-graph';
-import { classifyResourceChange } from '../plan/classify';
+import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
-import type { PolicyAttribute, ResourceState } from '../state/types';
+import type { PolicyAttribute, ResourceState, StackState } from '../state/types';
 import { STATE_SCHEMA_VERSION } from '../state/types';
 import { hasUnsettledWork, readStackStateView, viewState } from '../state/wal-replay';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
@@ -36,6 +36,8 @@ import { buildEntryDeletionGraph } from './deletion-graph';
 import type { DeletionEntry } from './deletion-graph';
 import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
 import type { ResourceEvent, StackSummary } from './events';
+import { liveAttributeReader, withAttribute } from './live-attributes';
+import { assertProvisionable } from './provisionable';
 import type { ResourceProvisioner } from './provisioner';
 import { ResourceOperations } from './resource-operations';
 import type { RecordBase } from './resource-operations';
@@ -59,13 +61,21 @@ export interface DeployStackOptions {
   schemas: SchemaStore;
   factory: AwsClientFactory;
   ioHost: IoHost;
-  concurrency: number;
+  /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
+  concurrency?: number;
   /** Stops starting new operations (the first Ctrl-C). */
   signal?: AbortSignal;
   /** Cancels operations in flight (a second Ctrl-C). */
   cancelSignal?: AbortSignal;
   /** Where the full state goes when state.json cannot be saved. Default: the working directory. */
   erroredStateDir?: string;
+  /** `--force`: re-apply every resource, changed or not. */
+  force?: boolean;
+  /**
+   * Called with the plan of a stack that has changes, before anything is locked
+   * or changed (`--require-approval`); throwing stops this stack's deploy.
+   */
+  beforeChanges?: (plan: StackPlan, state: StackState | undefined) => Promise<void>;
 }
 
 export interface DeployStackResult {
@@ -78,6 +88,8 @@ export interface DeployStackResult {
   interrupted: boolean;
   summary: StackSummary;
   outputs: Record<string, unknown>;
+  /** Which keys of `outputs` are export names (the bag holds both, as state does). */
+  exportNames: string[];
   failed: Array<{ logicalId: string; error: unknown }>;
   skipped: Array<{ logicalId: string; reason: string }>;
   /**
@@ -213,6 +225,7 @@ class DeployRun {
       interrupted: false,
       summary: this.summary,
       outputs: {},
+      exportNames: [],
       failed: [],
       skipped: [],
       leftOver: [],
@@ -262,13 +275,15 @@ class DeployRun {
     const { stackName, region, template } = this.input;
     const { store, provisioner } = this.options;
     const view = await readStackStateView(store.backend, store.wal, stackName, region);
+    const state = viewState(view);
     const preview = await planStack({
       template,
-      state: viewState(view),
+      state,
       schemas: this.lookup,
       resolverEnv: this.env,
+      force: this.options.force,
     });
-    assertProvisionable(preview, provisioner, stackName);
+    assertProvisionable(preview, (type) => provisioner.canProvision(type), stackName);
     const before = view.record;
     if (
       !preview.hasChanges &&
@@ -281,6 +296,7 @@ class DeployRun {
       this.result.noChanges = true;
       this.result.ok = true;
       this.result.outputs = before.state.outputs;
+      this.result.exportNames = before.state.exportNames ?? [];
       this.summary.unchanged = preview.resources.length;
       this.result.elapsedMs = Date.now() - this.started;
       this.emitStack('no-changes', `${stackName}: no changes`, {
@@ -289,6 +305,7 @@ class DeployRun {
       });
       return undefined;
     }
+    await this.options.beforeChanges?.(preview, state);
     this.emitStack('planned', `${stackName}: deploying to ${region} (${planTotal(preview)} change(s))`, {
       total: planTotal(preview),
     });
@@ -319,13 +336,34 @@ class DeployRun {
         ...this.env,
         schemas: this.lookup,
         resources: (id) => (this.pending.has(id) ? undefined : builder.get(id)),
+        liveAttribute: liveAttributeReader({
+          provisioner: this.options.provisioner,
+          region: this.input.region,
+          record: (id) => builder.get(id),
+          // Recorded like any other state change: a log record, folded with the rest.
+          onRead: (id, attribute, value) => {
+            const record = builder.get(id);
+            if (record)
+              session.outcome(undefined, [
+                {
+                  op: 'set',
+                  logicalId: id,
+                  record: withAttribute(record, attribute, value),
+                  prev: record.physicalId,
+                },
+              ]);
+          },
+        }),
       },
       { mode: 'strict', dynamicReferences: 'preserve-secrets' },
     );
     const graph = await buildResourceGraph(this.input.template, this.resolver);
     this.graph = graph;
     const execution = await executeDag(graph, {
-      concurrency: this.options.concurrency,
+      concurrency: this.options.provisioner.slots(
+        (id) => builder.get(id) ?? { resourceType: graph.data(id).Type },
+        this.options.concurrency,
+      ),
       signal: session.stopSignal,
       run: (id) => this.runNode(id, session, ops),
       onEvent: (e) => {
@@ -343,7 +381,8 @@ class DeployRun {
     this.result.interrupted = execution.aborted;
     for (const f of execution.failed) this.result.failed.push({ logicalId: f.id, error: f.error });
     this.summary.failed = execution.failed.length;
-    this.summary.skipped = execution.skipped.length + execution.notStarted.length;
+    // Skipped = a dependency failed; resources never dispatched (stopped by a failure) are not counted.
+    this.summary.skipped = execution.skipped.length;
     return execution;
   }
 
@@ -359,7 +398,9 @@ class DeployRun {
       ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
     };
     const record = builder.get(logicalId);
-    const change = classifyResourceChange(type, desired, record, schemaOf(this.lookup, type));
+    const change = classifyResourceChange(type, desired, record, schemaOf(this.lookup, type), {
+      force: this.options.force,
+    });
     // What every record written for this resource carries: the desired state, plus its place in the graph.
     const base: RecordBase = {
       resourceType: type,
@@ -414,7 +455,16 @@ class DeployRun {
     this.logger.debug(`${logicalId} (${type}) → ${routed.decision.route}: ${routed.decision.reason}`);
 
     if (change.action === 'UPDATE') {
-      const updated = await ops.update({ logicalId, record: record!, routed, properties, recordBase: base });
+      const updated = await ops.update({
+        logicalId,
+        record: record!,
+        routed,
+        properties,
+        recordBase: base,
+        ...(change.forced
+          ? { previousProperties: reappliedFrom(record!.properties ?? {}, schemaOf(this.lookup, type)) }
+          : {}),
+      });
       if (updated.wasReplaced) this.summary.replaced++;
       else this.summary.updated++;
       return;
@@ -504,12 +554,13 @@ class DeployRun {
       if (!this.graph!.has(id)) entries.push({ id, logicalId: id, record });
     for (const d of builder.deposed())
       entries.push({ id: `deposed:${d.key}`, logicalId: d.logicalId, record: d, deposedKey: d.key });
+    const byId = new Map(entries.map((e) => [e.id, e]));
     const deletion = await executeDag(buildEntryDeletionGraph(entries, this.logger), {
-      concurrency: this.options.concurrency,
+      concurrency: this.options.provisioner.slots((id) => byId.get(id)!.record, this.options.concurrency),
       signal: session.stopSignal,
       stopOnFailure: false,
       run: async (id) => {
-        const entry = entries.find((e) => e.id === id)!;
+        const entry = byId.get(id)!;
         const { logicalId, record } = entry;
         if (!entry.deposedKey && RETAIN_POLICIES.has(record.deletionPolicy)) {
           session.outcome(undefined, [{ op: 'remove', logicalId }]);
@@ -578,12 +629,13 @@ class DeployRun {
       }
       this.emitStack(
         'failed',
-        `${stackName}: deploy ${this.result.interrupted ? 'interrupted' : 'failed'} (${describeSummary(this.summary)}); finished resources are saved in state`,
+        `${stackName}: deploy ${this.result.interrupted ? 'interrupted' : 'failed'} (${describeSummary(this.summary)})${firstFailure(this.result.failed)}; finished resources are saved in state`,
         { summary: this.summary, elapsedMs: this.result.elapsedMs },
       );
       return;
     }
     this.result.outputs = final.outputs;
+    this.result.exportNames = final.exportNames;
     // A record without exportNames (new stack, or pre-v9) published nothing it knew of as an export.
     const previous = this.previousExports;
     const exportsChanged =
@@ -617,32 +669,6 @@ function deposedReason(entry: DeletionEntry): string {
     : 'the original of a replacement; deleting it';
 }
 
-/**
- * Refuses, before anything is locked or changed, a stack with resources no
- * installed provider and no Cloud Control schema can provision (custom
- * resources, nested stacks, misspelt types), naming each one.
- */
-function assertProvisionable(plan: StackPlan, provisioner: ResourceProvisioner, stackName: string): void {
-  const missing = plan.resources.filter(
-    (r) => r.action !== 'NO_CHANGE' && r.action !== 'DELETE' && !provisioner.canProvision(r.resourceType),
-  );
-  if (missing.length === 0) return;
-  const describe = (type: string): string =>
-    type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource'
-      ? 'custom resources are not supported by this version of cdkd yet'
-      : type === 'AWS::CloudFormation::Stack'
-        ? 'nested stacks are not supported by this version of cdkd yet'
-        : 'no provider pack handles it and it is not a CloudFormation resource type cdkd knows';
-  throw new CdkdError(
-    `${stackName} cannot be deployed: ${missing.map((r) => `${r.logicalId} (${r.resourceType}): ${describe(r.resourceType)}`).join('; ')}. Nothing was changed.`,
-    {
-      code: 'UNSUPPORTED_RESOURCE_TYPE',
-      remedy:
-        'Remove these resources from the stack, install a provider pack that registers their types (cdkd plugins install), or deploy this stack with the CDK CLI.',
-    },
-  );
-}
-
 export function describeSummary(s: StackSummary): string {
   const parts = [
     [s.created, 'created'],
@@ -655,4 +681,12 @@ export function describeSummary(s: StackSummary): string {
   ] as const;
   const text = parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`);
   return text.length ? text.join(', ') : 'nothing changed';
+}
+
+/** `: <logical id>: <reason>` of the first failure, for the stack's summary line. */
+function firstFailure(failed: DeployStackResult['failed']): string {
+  const first = failed[0];
+  if (!first) return '';
+  const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
+  return `: ${first.logicalId}: ${(first.error as Error)?.message ?? String(first.error)}${more}`;
 }

@@ -32,7 +32,8 @@ export interface DestroyStackOptions {
   store: StateStore;
   provisioner: ResourceProvisioner;
   ioHost: IoHost;
-  concurrency: number;
+  /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
+  concurrency?: number;
   /** Stops starting new deletes (the first Ctrl-C). */
   signal?: AbortSignal;
   /** Cancels deletes in flight (a second Ctrl-C). */
@@ -144,7 +145,7 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     );
 
     const execution = await executeDag(dag, {
-      concurrency: options.concurrency,
+      concurrency: provisioner.slots((id) => byId.get(id)!.record, options.concurrency),
       signal: session.stopSignal,
       stopOnFailure: false,
       run: async (id) => {

@@ -63,6 +63,8 @@ export interface UpdateInput {
   routed: RoutedProvider;
   properties: Record<string, unknown>;
   recordBase: RecordBase;
+  /** The "previous" side of the update, when not the recorded properties (`--force` re-applies). */
+  previousProperties?: Record<string, unknown>;
 }
 
 export interface DeleteInput {
@@ -151,7 +153,7 @@ export class ResourceOperations {
         provisionedBy: routed.provisionedBy,
         properties: input.properties,
         physicalId: record.physicalId,
-        previousProperties: record.properties ?? {},
+        previousProperties: input.previousProperties ?? record.properties ?? {},
         recordBase: input.recordBase,
       });
       const out = await this.runUpdate(intent, routed, record);

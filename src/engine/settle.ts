@@ -12,10 +12,14 @@ import type { Logger } from '../util/io-host';
 import type { ResourceOperations } from './resource-operations';
 import type { StackSession } from './stack-session';
 
+/** Re-sent operations at once when the run has no `--concurrency` cap (settling is rare and short). */
+export const SETTLE_CONCURRENCY = 10;
+
 export async function settlePendingIntents(
   session: StackSession,
   operations: ResourceOperations,
-  options: { concurrency: number; logger: Logger },
+  /** `concurrency`: the run's `--concurrency` cap; without one, {@link SETTLE_CONCURRENCY}. */
+  options: { concurrency?: number; logger: Logger },
 ): Promise<number> {
   const pending = session.builder.pendingIntents();
   if (pending.length === 0) {
@@ -27,7 +31,7 @@ export async function settlePendingIntents(
     `${session.stackName}: settling ${pending.length} operation(s) an interrupted run left in flight before planning.`,
   );
   const failures: Array<{ logicalId: string; error: unknown }> = [];
-  await mapWithConcurrency(pending, options.concurrency, async (intent) => {
+  await mapWithConcurrency(pending, options.concurrency ?? SETTLE_CONCURRENCY, async (intent) => {
     if (session.cancelSignal.aborted) return;
     try {
       await operations.reissue(intent);
