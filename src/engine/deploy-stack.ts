@@ -37,7 +37,6 @@ import type { DeletionEntry } from './deletion-graph';
 import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
 import type { ResourceEvent, StackSummary } from './events';
 import { liveAttributeReader, withAttribute } from './live-attributes';
-import { assertProvisionable } from './provisionable';
 import type { ResourceProvisioner } from './provisioner';
 import { ResourceOperations } from './resource-operations';
 import type { RecordBase } from './resource-operations';
@@ -283,7 +282,7 @@ class DeployRun {
       resolverEnv: this.env,
       force: this.options.force,
     });
-    assertProvisionable(preview, (type) => provisioner.canProvision(type), stackName);
+    provisioner.assertProvisionable(preview, state?.resources ?? {});
     const before = view.record;
     if (
       !preview.hasChanges &&
@@ -440,7 +439,7 @@ class DeployRun {
         type,
         properties,
         region,
-        change.action === 'UPDATE' ? record?.provisionedBy : undefined,
+        change.action === 'UPDATE' ? record : undefined,
       );
     } catch (err) {
       this.emit({

@@ -128,6 +128,11 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
       expectedRegion: previous?.region ?? region,
       withSecrets: async (p) => (await resolveDynamicReferencesIn(p, readers)) as Record<string, unknown>,
     });
+    // Refused before anything changes: every record (and deposed one) has a provider that may delete it.
+    provisioner.assertDeletable(stackName, {
+      ...builder.resourceRecords(),
+      ...Object.fromEntries(builder.deposed().map((d) => [`${d.logicalId} (deposed ${d.key})`, d])),
+    });
     await settlePendingIntents(session, ops, { concurrency: options.concurrency, logger });
 
     const entries: DeletionEntry[] = [

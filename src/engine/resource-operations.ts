@@ -301,7 +301,7 @@ export class ResourceOperations {
       properties: result.effectiveProperties ?? intent.properties ?? {},
       physicalId: result.physicalId,
       attributes: result.attributes ?? {},
-      provisionedBy: routed.provisionedBy,
+      ...routed.provenance,
     };
     const current = this.session.builder.get(logicalId);
     const effects: Parameters<StackSession['outcome']>[1] = [];
@@ -378,7 +378,7 @@ export class ResourceOperations {
       properties: updated.effectiveProperties ?? properties,
       physicalId: updated.physicalId,
       attributes: updated.attributes ?? record.attributes ?? {},
-      provisionedBy: routed.provisionedBy,
+      ...routed.provenance,
     };
     if (!intent.recordBase?.deletionPolicy) delete next.deletionPolicy;
     if (!intent.recordBase?.updateReplacePolicy) delete next.updateReplacePolicy;
