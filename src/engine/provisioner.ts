@@ -287,7 +287,10 @@ export class ResourceProvisioner {
     region: string,
   ): RoutedProvider {
     if (intent.provisionedBy === 'cc-api')
-      return this.route(intent.resourceType, intent.properties ?? {}, region, 'cc-api');
+      return this.instantiate(
+        { route: 'cc-api', reason: 'the pending operation was sent through Cloud Control' },
+        region,
+      );
     const registration = this.options.registry.registrationFor(intent.resourceType);
     if (!registration) {
       throw new CdkdError(
