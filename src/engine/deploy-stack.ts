@@ -435,12 +435,7 @@ class DeployRun {
     const properties = resolved.properties;
     let routed;
     try {
-      routed = provisioner.route(
-        type,
-        properties,
-        region,
-        change.action === 'UPDATE' ? record : undefined,
-      );
+      routed = provisioner.route(type, properties, region, change.action === 'UPDATE' ? record : undefined);
     } catch (err) {
       this.emit({
         logicalId,
