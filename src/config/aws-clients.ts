@@ -26,6 +26,7 @@ import type * as CredentialProviders from '@aws-sdk/credential-providers';
 import type * as StsModule from '@aws-sdk/client-sts';
 import type * as SmithyConfig from '@smithy/core/config';
 import type * as SmithyRetry from '@smithy/core/retry';
+import type * as NodeHttpHandlerModule from '@smithy/node-http-handler';
 import type {
   AwsCredentialIdentity,
   AwsCredentialIdentityProvider,
@@ -263,6 +264,18 @@ export class AwsClientFactory {
   }
 
   /** What every client of a service gets: region, credentials, retries, and cdkd's endpoint. */
+  /**
+   * A handler instance, not an options object: clients of older SDK versions (a
+   * pack's) take any handler but not the options form.
+   */
+  private requestHandler(): unknown {
+    const { NodeHttpHandler } = require('@smithy/node-http-handler') as typeof NodeHttpHandlerModule;
+    return new NodeHttpHandler({
+      connectionTimeout: this.options.connectionTimeoutMs ?? 10_000,
+      socketTimeout: this.options.socketTimeoutMs ?? 60_000,
+    });
+  }
+
   private clientConfig(client: string, serviceId: string, region: string): Record<string, unknown> {
     const maxAttempts = this.options.maxAttempts ?? 5;
     const config: Record<string, unknown> = {
@@ -270,10 +283,7 @@ export class AwsClientFactory {
       credentials: this.credentials,
       maxAttempts,
       retryStrategy: this.retryStrategy(client, maxAttempts),
-      requestHandler: {
-        connectionTimeout: this.options.connectionTimeoutMs ?? 10_000,
-        socketTimeout: this.options.socketTimeoutMs ?? 60_000,
-      },
+      requestHandler: this.requestHandler(),
     };
     const endpoint = this.endpointOverride(serviceId);
     if (endpoint) config.endpoint = endpoint;
