@@ -341,7 +341,8 @@ export class AwsClientFactory {
       }
     };
     return {
-      acquireInitialRetryToken: (scope) => standard.acquireInitialRetryToken(scope),
+      // Older SDK clients (a pack's, e.g. 3.300) pass no scope; the strategy reads it as a string.
+      acquireInitialRetryToken: (scope) => standard.acquireInitialRetryToken(scope ?? ''),
       refreshRetryTokenForRetry: (token, errorInfo) => {
         if (errorInfo.errorType === 'THROTTLING') report('throttled');
         return standard.refreshRetryTokenForRetry(token as StandardRetryToken, errorInfo);
