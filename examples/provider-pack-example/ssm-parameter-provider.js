@@ -8,6 +8,7 @@ const {
   AddTagsToResourceCommand,
   DeleteParameterCommand,
   GetParameterCommand,
+  ListTagsForResourceCommand,
   PutParameterCommand,
   RemoveTagsFromResourceCommand,
   SSMClient,
@@ -39,13 +40,17 @@ class SsmParameterProvider {
 
   /** @type {import('@cdkd/plugin-api').ResourceProvider['create']} */
   async create(logicalId, resourceType, properties, context) {
-    // CloudFormation names an unnamed parameter itself; derive ours from the
-    // create's idempotency token so a retried create finds the same name.
+    // An unnamed parameter is named from the create's idempotency token, so the
+    // same create — retried, or re-sent by a later cdkd run — finds the same name.
     const name =
       typeof properties.Name === 'string' && properties.Name !== ''
         ? properties.Name
-        : `CFN-${logicalId}-${createHash('sha256').update(context.idempotencyToken).digest('hex').slice(0, 12).toUpperCase()}`;
-    const tags = Object.entries(tagMap(properties.Tags)).map(([Key, Value]) => ({ Key, Value }));
+        : (context.generatePhysicalName?.({ maxLength: 1011, extraCharacters: '-_.' }) ??
+          `CFN-${logicalId}-${createHash('sha256').update(context.idempotencyToken).digest('hex').slice(0, 12).toUpperCase()}`);
+    // The ownership tags mark the parameter as this create's.
+    const tagged = { ...tagMap(properties.Tags), ...(context.ownership?.tags ?? {}) };
+    const tags = Object.entries(tagged).map(([Key, Value]) => ({ Key, Value }));
+    const abortSignal = context.signal;
     try {
       await this.client().send(
         new PutParameterCommand({
@@ -53,14 +58,37 @@ class SsmParameterProvider {
           Overwrite: false,
           ...(tags.length > 0 ? { Tags: tags } : {}),
         }),
+        { abortSignal },
       );
     } catch (err) {
-      // A retry of our own create finds the parameter with our value: adopt it.
-      if (errorName(err) !== 'ParameterAlreadyExists' || !(await this.holds(name, properties))) {
+      if (errorName(err) !== 'ParameterAlreadyExists') {
         throw this.wrap(err, `creating parameter ${name}`, logicalId, resourceType, name);
+      }
+      // The name is taken: adopt the parameter only if this very create made it (its reply was lost).
+      if (!(await this.madeBy(name, properties, context))) {
+        const Exists = this.ctx.errors.ResourceExistsError ?? this.ctx.errors.ProvisioningError;
+        throw new Exists(`SSM parameter ${name} already exists and was not made by this create.`, {
+          cause: err,
+          resource: { logicalId, resourceType, physicalId: name },
+          remedy: `Give ${logicalId} another Name, delete the existing parameter, or import it.`,
+        });
       }
     }
     return { physicalId: name, attributes: await this.attributes(name) };
+  }
+
+  /** True when the parameter carries this create's ownership tags (without them, its value and type must match). */
+  async madeBy(name, properties, context) {
+    try {
+      if (!context.ownership) return await this.holds(name, properties);
+      const out = await this.client().send(
+        new ListTagsForResourceCommand({ ResourceType: 'Parameter', ResourceId: name }),
+        { abortSignal: context.signal },
+      );
+      return context.ownership.classify(out.TagList) === 'same-intent';
+    } catch {
+      return false;
+    }
   }
 
   /** @type {import('@cdkd/plugin-api').ResourceProvider['update']} */
@@ -158,8 +186,8 @@ class SsmParameterProvider {
     const message = err instanceof Error ? err.message : String(err);
     return new this.ctx.errors.ProvisioningError(`SSM ${errorName(err)} while ${doing}: ${message}`, {
       cause: err,
+      // The SDK already retried throttling, 5xx answers and lost connections: no second retry layer.
       resource: { logicalId, resourceType, physicalId },
-      retryable: this.ctx.isTransientError(err),
     });
   }
 }

@@ -130,6 +130,15 @@ export interface CreateContext {
    */
   idempotencyToken: string;
   /**
+   * The attempt of this create (0 for the first). cdkd retries a create only after a
+   * failure the provider marked `retryable`, and records each attempt durably before it is
+   * sent. A provider whose API settles a request under its token for good (Cloud Control
+   * answers a reused `ClientToken` with the same failed request) derives a per-attempt request
+   * token from `idempotencyToken` and `attempt`; names and ownership stay tied to the token
+   * alone. Absent in cdkd versions before it was added (treat as 0).
+   */
+  attempt?: number;
+  /**
    * Aborted when the operation must stop: Ctrl-C, or the stack lock was lost. Pass it to
    * SDK calls (`client.send(command, { abortSignal })`) and to waiters. Absent in cdkd
    * versions before it was added.
@@ -158,6 +167,8 @@ export interface UpdateContext {
    * `ClientToken` on updates, such as Cloud Control's `UpdateResource`).
    */
   idempotencyToken?: string;
+  /** See {@link CreateContext.attempt}. */
+  attempt?: number;
 }
 
 /** Context of a `delete` call. */
@@ -173,6 +184,8 @@ export interface DeleteContext {
   signal?: AbortSignal;
   /** A token stable across retries and processes for this delete intent. */
   idempotencyToken?: string;
+  /** See {@link CreateContext.attempt}. */
+  attempt?: number;
 }
 
 /** Input of `import`: adopt an existing AWS resource into cdkd state. */
@@ -309,8 +322,25 @@ export interface ProvisioningErrorOptions {
   /** What the user should do. */
   remedy?: string;
   resource?: ProviderErrorResource;
-  /** Whether the engine may retry the operation. Default false. */
+  /**
+   * Whether the engine may retry the operation. Default false. Set it only for outcomes the
+   * AWS SDK does not retry by itself (a handler-level failure such as an eventually consistent
+   * dependency not visible yet): the SDK already retries throttling, 5xx answers and lost
+   * connections of every call, and cdkd does not add a second retry layer for those.
+   */
   retryable?: boolean;
+  /**
+   * The create made this resource (its physical id) and then failed, e.g. a follow-up call
+   * AWS rejected. cdkd records it so it is deleted, never left untracked. Ignored by cdkd
+   * versions before it was added.
+   */
+  createdPhysicalId?: string;
+  /**
+   * The operation may have taken effect (the provider cannot tell, e.g. it timed out waiting).
+   * cdkd keeps the intent pending and the next run re-sends it with the same idempotency token.
+   * Transport errors of the AWS SDK count as in doubt without this flag.
+   */
+  inDoubt?: boolean;
 }
 
 /** A provisioning error instance, as thrown by providers. */
@@ -319,6 +349,10 @@ export interface ProvisioningErrorInstance extends Error {
   readonly remedy?: string;
   readonly resource: ProviderErrorResource;
   readonly retryable: boolean;
+  /** See {@link ProvisioningErrorOptions.createdPhysicalId}. */
+  readonly createdPhysicalId?: string;
+  /** See {@link ProvisioningErrorOptions.inDoubt}. */
+  readonly inDoubt?: boolean;
 }
 
 /** Error constructors and guards, shared with the core so it recognises what providers throw. */

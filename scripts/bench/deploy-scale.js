@@ -127,6 +127,17 @@ function runConfiguration(c) {
   });
 }
 
+/**
+ * The writes of a deploy as cdkd counts them (write-ahead log segments plus
+ * state.json folds) and as S3 saw them (state.json versions; every PutObject).
+ * @param {any} deploy
+ */
+function writesCell(deploy) {
+  const w = deploy.stateWrites;
+  const split = w.segments ? `${w.segments.writes} + ${w.folds.writes}` : `${w.writes}`;
+  return `${split} (${deploy.s3.stateVersions}; ${deploy.s3.putObject})`;
+}
+
 /** @param {any[]} results */
 function report(results) {
   const s = (/** @type {number} */ ms) => (ms / 1000).toFixed(2);
@@ -138,8 +149,8 @@ function report(results) {
     r.deploy.maxRssMiB,
     s(r.deploy.cdkdCpuMs),
     s(r.deploy.emulatorCpuMs),
-    `${r.deploy.stateWrites.writes} / ${r.deploy.s3.stateVersions}`,
-    `${lib.formatBytes(r.deploy.stateWrites.bytes)} / ${lib.formatBytes(r.deploy.s3.stateBytesStored)}`,
+    writesCell(r.deploy),
+    `${lib.formatBytes(r.deploy.stateWrites.bytes)} (${lib.formatBytes(r.deploy.stateWrites.folds?.bytes ?? r.deploy.stateWrites.bytes)} in state.json, S3 ${lib.formatBytes(r.deploy.s3.stateBytesStored)})`,
     lib.formatBytes(r.deploy.finalStateBytes),
     `${r.deploy.bytesOverFinal}x`,
     `${s(r.redeploy.elapsedMs)} / ${s(r.redeploy.processWallMs)}`,
@@ -154,8 +165,8 @@ function report(results) {
       'peak RSS MiB',
       'cdkd CPU s',
       'emulator CPU s',
-      'state writes (cdkd / S3 versions)',
-      'bytes written (cdkd / S3)',
+      'state writes: log segments + state.json (S3 state.json versions; s3:PutObject)',
+      'bytes written (of which state.json; S3 state.json versions)',
       'final state',
       'bytes / final',
       'no-change redeploy s (elapsed / wall)',
@@ -176,10 +187,16 @@ function targets(results) {
     lines.push(
       `${r.stack}: state bytes written ${r.deploy.bytesOverFinal}x the final state: ${r.deploy.bytesOverFinal <= 10 ? 'MET' : 'MISSED'} (target <= 10x)`,
     );
-    const { writes, bytes } = r.deploy.stateWrites;
-    if (writes !== r.deploy.s3.stateVersions || bytes !== r.deploy.s3.stateBytesStored)
+    // state.json versions are the folds; log segments are deleted by version once folded, so S3
+    // keeps none of them: they show in the PutObject count (one more for the lock).
+    const folds = r.deploy.stateWrites.folds ?? r.deploy.stateWrites;
+    if (folds.writes !== r.deploy.s3.stateVersions || folds.bytes !== r.deploy.s3.stateBytesStored)
       lines.push(
-        `${r.stack}: cdkd counted ${writes} state writes (${bytes} B), S3 holds ${r.deploy.s3.stateVersions} versions (${r.deploy.s3.stateBytesStored} B)`,
+        `${r.stack}: cdkd counted ${folds.writes} writes of state.json (${folds.bytes} B), S3 holds ${r.deploy.s3.stateVersions} versions (${r.deploy.s3.stateBytesStored} B)`,
+      );
+    if (r.deploy.stateWrites.writes + 1 !== r.deploy.s3.putObject)
+      lines.push(
+        `${r.stack}: cdkd counted ${r.deploy.stateWrites.writes} state writes; S3 answered ${r.deploy.s3.putObject} PutObject (expected one more, the lock)`,
       );
     if (!r.redeploy.noChanges || r.redeploy.writes || r.redeploy.providerCalls)
       lines.push(`${r.stack}: the no-change redeploy was not a no-op (${JSON.stringify(r.redeploy)})`);

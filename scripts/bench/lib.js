@@ -403,10 +403,17 @@ function jsonStack(run) {
 
 /**
  * Synthesizes the synthetic app once into `outDir` with `cdkd synth`.
- * @param {{ size: number, shape: string, chains: number, types: string, stackName: string, outDir: string, env: NodeJS.ProcessEnv }} o
+ * @param {{ size: number, shape: string, chains: number, types: string, stackName: string, outDir: string, env: NodeJS.ProcessEnv, variant?: number }} o
  */
 async function synthesize(o) {
-  const context = { size: o.size, shape: o.shape, chains: o.chains, types: o.types, stackName: o.stackName };
+  const context = {
+    size: o.size,
+    shape: o.shape,
+    chains: o.chains,
+    types: o.types,
+    stackName: o.stackName,
+    ...(o.variant === undefined ? {} : { variant: o.variant }),
+  };
   const run = await runCdkd(
     [
       'synth',

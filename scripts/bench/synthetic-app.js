@@ -12,6 +12,9 @@
 //                         Control) and SQS Queue (SQS provider pack)
 //                         orchestration: five Cloud Control types
 //   -c stackName=...      the stack name
+//   -c variant=N          a second version of the same stack: every tag set gains
+//                         variant=N and each chain's first parameter a new value
+//                         (in-place updates; the crash harness deploys both)
 'use strict';
 const cdk = require('aws-cdk-lib');
 const { resourceTypesOf, shapeOf } = require('./shape');
@@ -26,13 +29,17 @@ const shape = String(ctx('shape', 'wide'));
 const chains = Number(ctx('chains', 10));
 const types = resourceTypesOf(String(ctx('types', 'scale')));
 const stackName = String(ctx('stackName', `Bench-${shape}-${size}`));
+const variant = ctx('variant', undefined);
 
 const stack = new cdk.Stack(app, 'Bench', { stackName, analyticsReporting: false });
 
 /** The L1 construct of each benchmark type, given the value that links it to its predecessor. */
 const MAKERS = {
   'AWS::SSM::Parameter': (id, after) =>
-    new cdk.aws_ssm.CfnParameter(stack, id, { type: 'String', value: after ?? 'chain start' }),
+    new cdk.aws_ssm.CfnParameter(stack, id, {
+      type: 'String',
+      value: after ?? (variant === undefined ? 'chain start' : `chain start ${variant}`),
+    }),
   'AWS::SNS::Topic': (id, after) => new cdk.aws_sns.CfnTopic(stack, id, { tags: linkTags(after) }),
   'AWS::Logs::LogGroup': (id, after) =>
     new cdk.aws_logs.CfnLogGroup(stack, id, { retentionInDays: 7, tags: linkTags(after) }),
@@ -43,7 +50,11 @@ const MAKERS = {
 };
 
 function linkTags(after) {
-  return [{ key: 'bench', value: 'cdkd' }, ...(after === undefined ? [] : [{ key: 'after', value: after }])];
+  return [
+    { key: 'bench', value: 'cdkd' },
+    ...(after === undefined ? [] : [{ key: 'after', value: after }]),
+    ...(variant === undefined ? [] : [{ key: 'variant', value: String(variant) }]),
+  ];
 }
 
 /** How a successor refers to a resource: Fn::GetAtt Arn where the type has one, else Ref. */

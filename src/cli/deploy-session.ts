@@ -29,7 +29,7 @@ export function selectWithParameters(
   return stacks;
 }
 
-/** `deployApp` with the session's store, provisioner, clients, messages, signal and configuration. */
+/** `deployApp` with the session's store, provisioner, clients, messages, signals and configuration. */
 export function deployInSession(
   session: EngineSession,
   stacks: readonly SynthesizedStack[],
@@ -47,6 +47,7 @@ export function deployInSession(
     stackConcurrency: session.config.stackConcurrency,
     parameters,
     signal: session.signal,
+    cancelSignal: session.cancelSignal,
     tags: session.config.tags,
     ...options,
   });

@@ -4,10 +4,12 @@
  * provider registry (every installed pack's `cdkd:providers` hook; refused
  * while a declared pack is not ready), the provisioner (with the Cloud Control
  * timings of earlier runs, saved again on close), the progress renderer, who
- * can answer questions, and Ctrl-C
- * handling (the first SIGINT/SIGTERM stops new work and lets the command save
- * state and release its locks; the second exits at once, naming the locks that
- * may be left).
+ * can answer questions, and Ctrl-C handling: the first SIGINT/SIGTERM stops
+ * new work and lets the operations in flight finish; the second cancels them
+ * (a Cloud Control wait is cancelled with CancelResourceRequest) and the
+ * command saves state and releases its locks — every operation was announced
+ * in the write-ahead log, so whatever was in flight is settled by the next
+ * run; a third exits at once, naming the locks that may be left.
  */
 import type { Config } from '@oclif/core';
 import type { AwsClientFactory } from '../config/aws-clients';
@@ -42,8 +44,10 @@ export interface EngineSession {
   registry: ProviderRegistry;
   provisioner: ResourceProvisioner;
   terminal: Terminal;
-  /** Aborted by the first SIGINT / SIGTERM. */
+  /** Aborted by the first SIGINT / SIGTERM: stop starting new work. */
   signal: AbortSignal;
+  /** Aborted by the second: cancel the work in flight. */
+  cancelSignal: AbortSignal;
   /** Synthesizes the app as every command does ({@link synthesizeApp}). */
   synthesize(): Promise<SynthesizedAssembly>;
   close(): void;
@@ -99,14 +103,22 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
   });
 
   const controller = new AbortController();
+  const cancel = new AbortController();
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
     interrupts++;
     if (interrupts === 1) {
       logger.warn(
-        `${signal} received: finishing the operations in flight, saving state and releasing the locks. Press Ctrl-C again to quit at once (locks may then be left behind).`,
+        `${signal} received: finishing the operations in flight, saving state and releasing the locks. Press Ctrl-C again to cancel them.`,
       );
       controller.abort(new Error(`interrupted by ${signal}`));
+      return;
+    }
+    if (interrupts === 2) {
+      logger.warn(
+        `${signal} received again: cancelling the operations in flight (the next run settles them), saving state and releasing the locks. Press Ctrl-C again to quit at once (locks may then be left behind).`,
+      );
+      cancel.abort(new Error(`cancelled by ${signal}`));
       return;
     }
     renderer.close();
@@ -128,6 +140,7 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     provisioner,
     terminal: options.terminal,
     signal: controller.signal,
+    cancelSignal: cancel.signal,
     synthesize: () => synthesizeApp({ config, ioHost: locked, aws: caller }),
     close: () => {
       process.off('SIGINT', onSignal);

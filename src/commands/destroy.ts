@@ -83,6 +83,7 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
           concurrency: config.concurrency,
           stackConcurrency: config.stackConcurrency,
           signal: session.signal,
+          cancelSignal: session.cancelSignal,
         });
         session.renderer.close();
         if (!result.ok) throw renderDestroyFailure(result.stacks, result.keptStacks);

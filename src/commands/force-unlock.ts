@@ -1,14 +1,15 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { CdkdCommand } from '../cli/base-command';
+import { confirm } from '../cli/confirm';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { forceUnlockStack } from '../state/inspect';
-import type { ForceUnlockResult } from '../state/inspect';
+import type { ForceUnlockCandidate, ForceUnlockResult } from '../state/inspect';
 import { formatLock } from '../state/render';
 import { openStateStore } from '../state/state-store';
 
 export default class ForceUnlock extends CdkdCommand {
   static override description = `Remove a stack's lock, whoever holds it
-For a lock left by a process that died (a killed CI job, say). Removing the lock of an operation that is still running lets a second writer in: check first.`;
+For a lock left by a process that died (a killed CI job, say). A lock that has not expired belongs to a process that may still be running: removing it makes that process stop at its next renewal, and lets a second writer in. Such a lock is removed only after confirmation on a terminal, or with --force.`;
 
   static override enableJsonFlag = true;
   static override examples = [
@@ -17,14 +18,32 @@ For a lock left by a process that died (a killed CI job, say). Removing the lock
   ];
 
   static override args = { stack: Args.string({ description: 'Stack name', required: true }) };
-  static override flags = { ...stateFlags };
+  static override flags = {
+    ...stateFlags,
+    force: Flags.boolean({
+      char: 'f',
+      description: 'Remove a lock that has not expired without asking',
+      default: false,
+    }),
+  };
 
-  async run(): Promise<ForceUnlockResult> {
+  async run(): Promise<ForceUnlockResult | { cancelled: true }> {
     const { args, flags } = await this.parse(ForceUnlock);
     const config = this.resolveConfig(flags, stateConfigFlags(flags));
     const logger = this.logger(config.verbose);
     const store = await openStateStore({ config, logger });
-    const result = await forceUnlockStack(store, args.stack, flags.region, config.region);
+    const terminal = this.terminal(config, flags);
+    const confirmLive = async (lock: ForceUnlockCandidate): Promise<boolean> =>
+      flags.force ||
+      confirm(
+        `The lock of ${args.stack} (${lock.region}) has not expired: ${formatLock(lock.lock)}. Its process may still be running; removing the lock makes it stop at its next renewal. Remove it?`,
+        { terminal, approveFlag: '--force', logger },
+      );
+    const result = await forceUnlockStack(store, args.stack, flags.region, config.region, confirmLive);
+    if (result === 'cancelled') {
+      logger.info('Cancelled; the lock was left in place.');
+      return { cancelled: true };
+    }
     if (!result.removed) {
       this.log(`${args.stack} (${result.region}) is not locked.`);
     } else {

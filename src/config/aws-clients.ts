@@ -1,10 +1,14 @@
 /**
  * The one AWS client factory. Every AWS SDK v3 client cdkd (or a provider pack)
  * uses is built here: region, profile, the SDK credential chain, standard
- * retries, endpoint overrides. Clients are cached per (client class, region,
- * credentials) so connections are reused across a deploy; keyed by the class
- * itself, so two packs built with different SDK versions never get each
- * other's clients.
+ * retries, request timeouts, endpoint overrides. Clients are cached per (client
+ * class, region, credentials) so connections are reused across a deploy; keyed
+ * by the class itself, so two packs built with different SDK versions never get
+ * each other's clients.
+ *
+ * Every client has a connection timeout and a socket idle timeout: a call that
+ * hangs fails (and is retried by the SDK) instead of freezing the command — in
+ * particular the stack lock's renewal, which must keep its deadline.
  *
  * Every client retries with the SDK's standard strategy; each attempt's
  * outcome, as the SDK classifies it (accepted, throttled, ...), goes to
@@ -22,6 +26,7 @@ import type * as CredentialProviders from '@aws-sdk/credential-providers';
 import type * as StsModule from '@aws-sdk/client-sts';
 import type * as SmithyConfig from '@smithy/core/config';
 import type * as SmithyRetry from '@smithy/core/retry';
+import type * as NodeHttpHandlerModule from '@smithy/node-http-handler';
 import type {
   AwsCredentialIdentity,
   AwsCredentialIdentityProvider,
@@ -47,6 +52,10 @@ export interface AwsClientFactoryOptions {
   endpointSource?: string;
   /** SDK attempts per call (standard retry strategy). Default 5. */
   maxAttempts?: number;
+  /** Longest wait for a connection, ms. Default 10 s. */
+  connectionTimeoutMs?: number;
+  /** Longest a request's socket may stay silent, ms. Default 60 s. */
+  socketTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -255,6 +264,18 @@ export class AwsClientFactory {
   }
 
   /** What every client of a service gets: region, credentials, retries, and cdkd's endpoint. */
+  /**
+   * A handler instance, not an options object: clients of older SDK versions (a
+   * pack's) take any handler but not the options form.
+   */
+  private requestHandler(): unknown {
+    const { NodeHttpHandler } = require('@smithy/node-http-handler') as typeof NodeHttpHandlerModule;
+    return new NodeHttpHandler({
+      connectionTimeout: this.options.connectionTimeoutMs ?? 10_000,
+      socketTimeout: this.options.socketTimeoutMs ?? 60_000,
+    });
+  }
+
   private clientConfig(client: string, serviceId: string, region: string): Record<string, unknown> {
     const maxAttempts = this.options.maxAttempts ?? 5;
     const config: Record<string, unknown> = {
@@ -262,6 +283,7 @@ export class AwsClientFactory {
       credentials: this.credentials,
       maxAttempts,
       retryStrategy: this.retryStrategy(client, maxAttempts),
+      requestHandler: this.requestHandler(),
     };
     const endpoint = this.endpointOverride(serviceId);
     if (endpoint) config.endpoint = endpoint;

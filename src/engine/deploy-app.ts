@@ -42,7 +42,8 @@ export interface DeployAppOptions {
   stackConcurrency: number;
   parameters?: readonly ParameterAssignment[];
   signal?: AbortSignal;
-  saveIntervalMs?: number;
+  /** Cancels operations in flight (a second Ctrl-C). */
+  cancelSignal?: AbortSignal;
   /** Stack tags (`--tags`, configuration); when given they replace each stack's own (the assembly's). */
   tags?: Record<string, string>;
   /** `--force`: re-apply every resource, changed or not. */
@@ -196,7 +197,7 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployAppRes
           ioHost,
           concurrency: options.concurrency,
           signal: options.signal,
-          saveIntervalMs: options.saveIntervalMs,
+          cancelSignal: options.cancelSignal,
           force: options.force,
           beforeChanges: options.approve ? (plan, state) => options.approve!(stack, plan, state) : undefined,
         },

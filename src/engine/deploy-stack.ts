@@ -1,27 +1,28 @@
 /**
- * Deploys one stack: plan → lock → read state → execute the resource graph →
- * clean up (removed resources, replaced originals) → outputs → final save →
- * exports index → release.
+ * Deploys one stack, in phases around one state builder (the stack session's):
  *
- * - A node starts the moment its dependencies finish (event-driven executor);
- *   each node is resolved and classified at dispatch time with real values.
- * - State is saved while the deploy runs (coalesced, one save in flight), so an
- *   interrupted or failed deploy keeps every resource it made.
- * - A deploy with nothing to change takes no lock, calls no provider and writes
- *   nothing.
+ *   plan      without the lock: nothing to change -> return (no lock, no call, no write)
+ *   open      lock, state.json + write-ahead log replayed, pending intents settled
+ *   execute   the resource graph: a node starts the moment its dependencies finish,
+ *             is resolved and classified at dispatch time with real values, and each
+ *             AWS call is announced in the log before it is sent
+ *   clean up  removed resources and deposed ones (replaced originals), reverse
+ *             dependency order, within the concurrency
+ *   finalize  outputs, the final fold into state.json, release the lock (every exit
+ *             path closes the session: flush, save, release), exports index
  */
-import { createHash, randomUUID } from 'node:crypto';
 import type { AwsClientFactory } from '../config/aws-clients';
 import { executeDag } from '../graph/executor';
-import { buildDeletionGraph, buildResourceGraph } from '../graph/template-graph';
+import type { ExecutionResult } from '../graph/executor';
+import { buildResourceGraph } from '../graph/template-graph';
 import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
 import type { StackPlan } from '../plan/types';
-import { buildCreateContext } from '../provisioning/create-context';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute, ResourceState, StackState } from '../state/types';
 import { STATE_SCHEMA_VERSION } from '../state/types';
+import { hasUnsettledWork, readStackStateView, viewState } from '../state/wal-replay';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
 import type { ResourceSchemaLookup } from '../template/environment';
 import { TemplateResolver } from '../template/resolver';
@@ -31,12 +32,18 @@ import type { IoHost, Logger } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { jsonEqual } from '../util/json-patch';
 import { StateCrossStackResolver } from './cross-stack';
+import { buildEntryDeletionGraph } from './deletion-graph';
+import type { DeletionEntry } from './deletion-graph';
 import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
+import type { ResourceEvent, StackSummary } from './events';
 import { liveAttributeReader, withAttribute } from './live-attributes';
-import type { ResourceAction, ResourceEvent, StackSummary } from './events';
-import type { ResourceProvisioner, RoutedProvider } from './provisioner';
+import type { ResourceProvisioner } from './provisioner';
+import { ResourceOperations } from './resource-operations';
+import type { RecordBase } from './resource-operations';
 import { stackResolverEnv } from './resolver-env';
-import { StateWriter } from './state-writer';
+import type { StackResolverEnv } from './resolver-env';
+import { settlePendingIntents } from './settle';
+import { StackSession } from './stack-session';
 
 export interface DeployStackInput {
   stackName: string;
@@ -55,9 +62,12 @@ export interface DeployStackOptions {
   ioHost: IoHost;
   /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
   concurrency?: number;
+  /** Stops starting new operations (the first Ctrl-C). */
   signal?: AbortSignal;
-  /** Longest a finished resource waits before it is persisted. Default 1000 ms. */
-  saveIntervalMs?: number;
+  /** Cancels operations in flight (a second Ctrl-C). */
+  cancelSignal?: AbortSignal;
+  /** Where the full state goes when state.json cannot be saved. Default: the working directory. */
+  erroredStateDir?: string;
   /** `--force`: re-apply every resource, changed or not. */
   force?: boolean;
   /**
@@ -81,9 +91,18 @@ export interface DeployStackResult {
   exportNames: string[];
   failed: Array<{ logicalId: string; error: unknown }>;
   skipped: Array<{ logicalId: string; reason: string }>;
-  /** Replaced originals that still exist (a failure stopped their cleanup, or UpdateReplacePolicy kept them). */
-  leftOver: Array<{ logicalId: string; resourceType: string; physicalId: string }>;
-  stateWrites: { writes: number; bytes: number };
+  /**
+   * Replaced originals that still exist: kept by UpdateReplacePolicy (no longer in state), or
+   * deposed in state because a failure stopped their cleanup (the next deploy deletes them).
+   */
+  leftOver: Array<{ logicalId: string; resourceType: string; physicalId: string; deposed?: boolean }>;
+  /** State writes: in all, and split into write-ahead log segments and folds into state.json. */
+  stateWrites: {
+    writes: number;
+    bytes: number;
+    segments?: { writes: number; bytes: number };
+    folds?: { writes: number; bytes: number };
+  };
   elapsedMs: number;
 }
 
@@ -128,435 +147,419 @@ export async function deployStack(
   input: DeployStackInput,
   options: DeployStackOptions,
 ): Promise<DeployStackResult> {
-  const { stackName, region, template } = input;
-  const { store, provisioner, schemas, factory, ioHost } = options;
-  const logger = createLogger(ioHost);
-  const started = Date.now();
-  const summary = emptySummary();
-  const result: DeployStackResult = {
-    stackName,
-    region,
-    noChanges: false,
-    ok: false,
-    interrupted: false,
-    summary,
-    outputs: {},
-    exportNames: [],
-    failed: [],
-    skipped: [],
-    leftOver: [],
-    stateWrites: { writes: 0, bytes: 0 },
-    elapsedMs: 0,
-  };
-  const lookup = schemaLookup(schemas);
-  const crossStack = new StateCrossStackResolver(store, factory);
-  const env = stackResolverEnv({
-    stackName,
-    region,
-    factory,
-    parameterValues: input.parameterValues,
-    crossStack,
-  });
+  const run = new DeployRun(input, options);
+  const preview = await run.plan();
+  if (!preview) return run.result;
 
-  // Fast path: plan against the current record without the lock.
-  const before = await store.backend.getState(stackName, region);
-  const preview = await planStack({
-    template,
-    state: before?.state,
-    schemas: lookup,
-    resolverEnv: env,
-    force: options.force,
+  const session = await StackSession.open({
+    store: options.store,
+    stackName: input.stackName,
+    region: input.region,
+    operation: 'deploy',
+    logger: run.logger,
+    signal: options.signal,
+    cancelSignal: options.cancelSignal,
+    erroredStateDir: options.erroredStateDir,
   });
-  provisioner.assertProvisionable(preview, before?.state.resources ?? {});
-  if (
-    !preview.hasChanges &&
-    before &&
-    before.sourceVersion === STATE_SCHEMA_VERSION &&
-    !before.legacy &&
-    before.state.exportNames !== undefined
-  ) {
-    result.noChanges = true;
-    result.ok = true;
-    result.outputs = before.state.outputs;
-    result.exportNames = before.state.exportNames ?? [];
-    summary.unchanged = preview.resources.length;
-    result.elapsedMs = Date.now() - started;
-    emitStackEvent(
-      ioHost,
-      {
-        stackName,
-        region,
-        operation: 'deploy',
-        phase: 'no-changes',
-        outputs: result.outputs,
-        elapsedMs: result.elapsedMs,
-      },
-      `${stackName}: no changes`,
-    );
-    return result;
-  }
-  await options.beforeChanges?.(preview, before?.state);
-  emitStackEvent(
-    ioHost,
-    { stackName, region, operation: 'deploy', phase: 'planned', total: planTotal(preview) },
-    `${stackName}: deploying to ${region} (${planTotal(preview)} change(s))`,
-  );
-
-  const lock = await store.locks.acquire(stackName, region, { operation: 'deploy' });
+  session.progressMode = () => run.progressMode();
+  let failure: unknown;
+  let end: Parameters<StackSession['close']>[0] = { state: run.progressMode() };
   try {
-    const current = await store.backend.getState(stackName, region);
-    const recorded: Record<string, ResourceState> = current?.state.resources ?? {};
-    const previousState: StackState | undefined = current?.state;
-    /** The state as it evolves: records of untouched resources, then results as they arrive. */
-    const working: Record<string, ResourceState> = { ...recorded };
-    /** Resources created or replaced in this deploy: not addressable until their new record exists. */
-    const pending = new Set<string>();
-    const runId = randomUUID();
+    const ops = run.operations(session);
+    await settlePendingIntents(session, ops, { concurrency: options.concurrency, logger: run.logger });
+    const execution = await run.execute(session, ops);
+    if (execution.ok) {
+      const cleanup = await run.cleanUp(session, ops);
+      const final = await run.finalOutputs();
+      end = { state: { kind: 'final', final } };
+      run.result.ok = cleanup.ok;
+      run.result.interrupted = cleanup.aborted;
+    }
+  } catch (err) {
+    failure = err;
+    end = { state: run.progressMode() };
+  }
+  const closed = await session.close(end);
+  run.result.stateWrites = structuredClone(session.stats);
+  if (!closed.saved) {
+    run.result.ok = false;
+    if (failure) run.logger.error(closed.error!.message);
+    else failure = closed.error;
+  }
+  if (failure) throw failure;
+  await run.finish(end);
+  return run.result;
+}
 
-    const resolver = new TemplateResolver(
+/** One deploy of one stack: what the phases share. */
+class DeployRun {
+  readonly logger: Logger;
+  readonly result: DeployStackResult;
+  private readonly started = Date.now();
+  private readonly summary = emptySummary();
+  private readonly lookup: ResourceSchemaLookup;
+  private readonly crossStack: StateCrossStackResolver;
+  private readonly env: StackResolverEnv;
+  private resolver: TemplateResolver | undefined;
+  private graph: Awaited<ReturnType<typeof buildResourceGraph>> | undefined;
+  /** Resources created or replaced in this deploy: not addressable until their new record exists. */
+  private readonly pending = new Set<string>();
+  private session: StackSession | undefined;
+  /** Originals of replacements kept in AWS by UpdateReplacePolicy (no longer in state). */
+  private readonly retainedOriginals: DeployStackResult['leftOver'] = [];
+  private previousExports: { exportNames?: string[]; outputs?: Record<string, unknown> } = {};
+  private readonly withSecrets: (props: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+  constructor(
+    private readonly input: DeployStackInput,
+    private readonly options: DeployStackOptions,
+  ) {
+    const { stackName, region } = input;
+    this.logger = createLogger(options.ioHost);
+    this.result = {
+      stackName,
+      region,
+      noChanges: false,
+      ok: false,
+      interrupted: false,
+      summary: this.summary,
+      outputs: {},
+      exportNames: [],
+      failed: [],
+      skipped: [],
+      leftOver: [],
+      stateWrites: { writes: 0, bytes: 0 },
+      elapsedMs: 0,
+    };
+    this.lookup = schemaLookup(options.schemas);
+    this.crossStack = new StateCrossStackResolver(options.store, options.factory);
+    this.env = stackResolverEnv({
+      stackName,
+      region,
+      factory: options.factory,
+      parameterValues: input.parameterValues,
+      crossStack: this.crossStack,
+    });
+    const readers = { ssmParameter: this.env.ssmParameter, secretValue: this.env.secretValue };
+    this.withSecrets = async (props) =>
+      (await resolveDynamicReferencesIn(props, readers)) as Record<string, unknown>;
+  }
+
+  private emit(e: Omit<ResourceEvent, 'stackName'>): void {
+    emitResourceEvent(this.options.ioHost, { stackName: this.input.stackName, ...e });
+  }
+
+  private emitStack(
+    phase: 'planned' | 'no-changes' | 'succeeded' | 'failed',
+    message: string,
+    extra = {},
+  ): void {
+    const { stackName, region } = this.input;
+    emitStackEvent(this.options.ioHost, { stackName, region, operation: 'deploy', phase, ...extra }, message);
+  }
+
+  /** How a fold during (or after a failure of) this deploy builds the record. */
+  progressMode(): { kind: 'progress'; imports: StateImportEntries; outputReads: StateOutputReadEntries } {
+    return {
+      kind: 'progress',
+      imports: this.crossStack.recorded.imports,
+      outputReads: this.crossStack.recorded.outputReads,
+    };
+  }
+
+  // ------------------------------------------------------------------ plan
+
+  /** Plans against S3's current view without the lock; undefined (result filled) when nothing changes. */
+  async plan(): Promise<StackPlan | undefined> {
+    const { stackName, region, template } = this.input;
+    const { store, provisioner } = this.options;
+    const view = await readStackStateView(store.backend, store.wal, stackName, region);
+    const state = viewState(view);
+    const preview = await planStack({
       template,
+      state,
+      schemas: this.lookup,
+      resolverEnv: this.env,
+      force: this.options.force,
+    });
+    provisioner.assertProvisionable(preview, state?.resources ?? {});
+    const before = view.record;
+    if (
+      !preview.hasChanges &&
+      before &&
+      !hasUnsettledWork(view) &&
+      before.sourceVersion === STATE_SCHEMA_VERSION &&
+      !before.legacy &&
+      before.state.exportNames !== undefined
+    ) {
+      this.result.noChanges = true;
+      this.result.ok = true;
+      this.result.outputs = before.state.outputs;
+      this.result.exportNames = before.state.exportNames ?? [];
+      this.summary.unchanged = preview.resources.length;
+      this.result.elapsedMs = Date.now() - this.started;
+      this.emitStack('no-changes', `${stackName}: no changes`, {
+        outputs: this.result.outputs,
+        elapsedMs: this.result.elapsedMs,
+      });
+      return undefined;
+    }
+    await this.options.beforeChanges?.(preview, state);
+    this.emitStack('planned', `${stackName}: deploying to ${region} (${planTotal(preview)} change(s))`, {
+      total: planTotal(preview),
+    });
+    return preview;
+  }
+
+  operations(session: StackSession): ResourceOperations {
+    this.session = session;
+    const previous = session.builder.previous;
+    this.previousExports = { exportNames: previous?.exportNames, outputs: previous?.outputs };
+    return new ResourceOperations({
+      session,
+      provisioner: this.options.provisioner,
+      ioHost: this.options.ioHost,
+      logger: this.logger,
+      expectedRegion: previous?.region ?? this.input.region,
+      withSecrets: this.withSecrets,
+    });
+  }
+
+  // --------------------------------------------------------------- execute
+
+  async execute(session: StackSession, ops: ResourceOperations): Promise<ExecutionResult> {
+    const builder = session.builder;
+    this.resolver = new TemplateResolver(
+      this.input.template,
       {
-        ...env,
-        schemas: lookup,
-        resources: (id) =>
-          pending.has(id) || !Object.prototype.hasOwnProperty.call(working, id) ? undefined : working[id],
+        ...this.env,
+        schemas: this.lookup,
+        resources: (id) => (this.pending.has(id) ? undefined : builder.get(id)),
         liveAttribute: liveAttributeReader({
-          provisioner,
-          region,
-          record: (id) => working[id],
+          provisioner: this.options.provisioner,
+          region: this.input.region,
+          record: (id) => builder.get(id),
+          // Recorded like any other state change: a log record, folded with the rest.
           onRead: (id, attribute, value) => {
-            working[id] = withAttribute(working[id], attribute, value);
-            changed();
+            const record = builder.get(id);
+            if (record)
+              session.outcome(undefined, [
+                {
+                  op: 'set',
+                  logicalId: id,
+                  record: withAttribute(record, attribute, value),
+                  prev: record.physicalId,
+                },
+              ]);
           },
         }),
       },
       { mode: 'strict', dynamicReferences: 'preserve-secrets' },
     );
-    const readers = { ssmParameter: env.ssmParameter, secretValue: env.secretValue };
-    const withSecrets = async (props: Record<string, unknown>) =>
-      (await resolveDynamicReferencesIn(props, readers)) as Record<string, unknown>;
-
-    const snapshot = (): StackState => ({
-      ...previousState,
-      version: STATE_SCHEMA_VERSION,
-      stackName,
-      region,
-      resources: { ...working },
-      outputs: previousState?.outputs ?? {},
-      // A failure-path save keeps the previous bag and its export set, and never drops a recorded read.
-      imports: unionBy(
-        previousState?.imports,
-        crossStack.recorded.imports,
-        (i) => `${i.sourceStack}|${i.sourceRegion}|${i.exportName}`,
+    const graph = await buildResourceGraph(this.input.template, this.resolver);
+    this.graph = graph;
+    const execution = await executeDag(graph, {
+      concurrency: this.options.provisioner.slots(
+        (id) => builder.get(id) ?? { resourceType: graph.data(id).Type },
+        this.options.concurrency,
       ),
-      outputReads: unionBy(
-        previousState?.outputReads,
-        crossStack.recorded.outputReads,
-        (o) => `${o.sourceStack}|${o.sourceRegion}|${o.outputName}`,
-      ),
-      lastModified: Date.now(),
-    });
-    const writer = new StateWriter(
-      (state, etag) => store.backend.saveState(stackName, region, state, etag),
-      current?.etag,
-      {
-        intervalMs: options.saveIntervalMs,
-        onError: (err) =>
-          logger.warn(`Could not persist deploy progress (will retry): ${(err as Error).message}`),
+      signal: session.stopSignal,
+      run: (id) => this.runNode(id, session, ops),
+      onEvent: (e) => {
+        if (e.type !== 'skipped') return;
+        this.emit({
+          logicalId: e.id,
+          resourceType: graph.data(e.id).Type,
+          action: builder.get(e.id) ? 'UPDATE' : 'CREATE',
+          status: 'skipped',
+          reason: `${e.cause} failed`,
+        });
+        this.result.skipped.push({ logicalId: e.id, reason: `depends on ${e.cause}, which failed` });
       },
-    );
-    const changed = () => writer.markChanged(snapshot);
+    });
+    this.result.interrupted = execution.aborted;
+    for (const f of execution.failed) this.result.failed.push({ logicalId: f.id, error: f.error });
+    this.summary.failed = execution.failed.length;
+    // Skipped = a dependency failed; resources never dispatched (stopped by a failure) are not counted.
+    this.summary.skipped = execution.skipped.length;
+    return execution;
+  }
 
-    const graph = await buildResourceGraph(template, resolver);
-    const replacedOriginals: Array<{ logicalId: string; record: ResourceState; retain: boolean }> = [];
+  private async runNode(logicalId: string, session: StackSession, ops: ResourceOperations): Promise<void> {
+    const { provisioner } = this.options;
+    const { region } = this.input;
+    const builder = session.builder;
+    const resolved = await this.resolver!.resolveResource(logicalId);
+    const type = resolved.resourceType;
+    const desired = {
+      properties: resolved.properties,
+      ...(resolved.deletionPolicy ? { deletionPolicy: resolved.deletionPolicy } : {}),
+      ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
+    };
+    const record = builder.get(logicalId);
+    const change = classifyResourceChange(type, desired, record, schemaOf(this.lookup, type), {
+      force: this.options.force,
+    });
+    // What every record written for this resource carries: the desired state, plus its place in the graph.
+    const base: RecordBase = {
+      resourceType: type,
+      ...(resolved.deletionPolicy ? { deletionPolicy: resolved.deletionPolicy } : {}),
+      ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
+      dependencies: this.graph!.dependenciesOf(logicalId).sort(),
+      ...(resolved.metadata ? { metadata: resolved.metadata } : {}),
+    };
 
-    const emit = (e: Omit<ResourceEvent, 'stackName'>) => emitResourceEvent(ioHost, { stackName, ...e });
-
-    const runNode = async (logicalId: string): Promise<void> => {
-      const resolved = await resolver.resolveResource(logicalId);
-      const type = resolved.resourceType;
-      const desired = {
-        properties: resolved.properties,
-        ...(resolved.deletionPolicy ? { deletionPolicy: resolved.deletionPolicy } : {}),
-        ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
-      };
-      const record = Object.prototype.hasOwnProperty.call(recorded, logicalId)
-        ? recorded[logicalId]
-        : undefined;
-      const change = classifyResourceChange(type, desired, record, schemaOf(lookup, type), {
-        force: options.force,
-      });
-      const dependencies = graph.dependenciesOf(logicalId).sort();
-      // What every record written for this resource carries: the desired state, plus its place in the graph.
-      const base = {
-        resourceType: type,
-        ...desired,
-        dependencies,
-        ...(resolved.metadata ? { metadata: resolved.metadata } : {}),
-      };
-
-      if (change.action === 'NO_CHANGE' || (change.action === 'UPDATE' && change.policyOnly)) {
-        const refreshed: ResourceState = { ...record!, ...base, properties: record!.properties };
-        if (!resolved.deletionPolicy) delete refreshed.deletionPolicy;
-        if (!resolved.updateReplacePolicy) delete refreshed.updateReplacePolicy;
-        working[logicalId] = refreshed;
-        if (change.action === 'UPDATE') {
-          summary.updated++;
-          emit({
-            logicalId,
-            resourceType: type,
-            action: 'UPDATE',
-            status: 'succeeded',
-            physicalId: record!.physicalId,
-            reason: 'policy attributes only',
-          });
-          changed();
-        } else {
-          summary.unchanged++;
-          if (!jsonEqual(refreshed, record)) changed();
-        }
-        return;
-      }
-
-      const action: ResourceAction = change.action;
-      const t0 = Date.now();
-      const properties = await withSecrets(resolved.properties);
-      let routed: RoutedProvider;
-      try {
-        routed = provisioner.route(type, properties, region, action === 'UPDATE' ? record : undefined);
-      } catch (err) {
-        emit({ logicalId, resourceType: type, action, status: 'failed', reason: (err as Error).message });
-        throw err;
-      }
-      emit({
-        logicalId,
-        resourceType: type,
-        action,
-        status: 'started',
-        route: routed.provisionedBy,
-        routeReason: routed.decision.reason,
-        physicalId: record?.physicalId,
-      });
-      logger.debug(`${logicalId} (${type}) → ${routed.decision.route}: ${routed.decision.reason}`);
-      try {
-        if (action === 'CREATE' || action === 'REPLACE') {
-          pending.add(logicalId);
-          const createContext = buildCreateContext({
-            stackName,
-            region,
-            logicalId,
-            idempotencyToken: createHash('sha256')
-              .update(`${runId}:${stackName}:${region}:${logicalId}`)
-              .digest('hex')
-              .slice(0, 40),
-            signal: options.signal,
-          });
-          const create = () => provisioner.create(routed, logicalId, type, properties, createContext);
-          let created;
-          let oldDeletedFirst = false;
-          try {
-            created = await create();
-          } catch (err) {
-            // A fixed physical name can only exist once: delete the original first, then create.
-            if (action !== 'REPLACE' || (err as CdkdError).code !== 'RESOURCE_ALREADY_EXISTS') throw err;
-            if (RETAIN_POLICIES.has(resolved.updateReplacePolicy)) {
-              throw new CdkdError(
-                `${logicalId} (${type}) must be replaced, but its new copy collides with the name of the original, which UpdateReplacePolicy ${resolved.updateReplacePolicy} keeps.`,
-                {
-                  code: 'REPLACEMENT_NAME_COLLISION',
-                  cause: err,
-                  remedy:
-                    'Change the resource name in the app, or drop UpdateReplacePolicy Retain, then re-run.',
-                },
-              );
-            }
-            logger.info(
-              `${logicalId}: the replacement's name is taken by the original; deleting the original first.`,
-            );
-            await provisioner.delete(provisioner.routeRecord(record!, region), logicalId, record!, {
-              stackName,
-              expectedRegion: previousState?.region ?? region,
-            });
-            oldDeletedFirst = true;
-            delete working[logicalId];
-            changed();
-            created = await create();
-          }
-          working[logicalId] = {
-            ...base,
-            properties: created.effectiveProperties ?? resolved.properties,
-            physicalId: created.physicalId,
-            attributes: created.attributes ?? {},
-            ...routed.provenance,
-          };
-          pending.delete(logicalId);
-          if (action === 'REPLACE') {
-            summary.replaced++;
-            if (!oldDeletedFirst)
-              replacedOriginals.push({
-                logicalId,
-                record: record!,
-                retain: RETAIN_POLICIES.has(resolved.updateReplacePolicy),
-              });
-          } else {
-            summary.created++;
-          }
-        } else {
-          const recordedProps = record!.properties ?? {};
-          const previous = await withSecrets(
-            change.forced ? reappliedFrom(recordedProps, schemaOf(lookup, type)) : recordedProps,
-          );
-          const updated = await provisioner.update(
-            routed,
-            logicalId,
-            record!.physicalId,
-            type,
-            properties,
-            previous,
-            {
-              stackName,
-              expectedRegion: previousState?.region ?? region,
-            },
-          );
-          working[logicalId] = {
-            ...record!,
-            ...base,
-            properties: updated.effectiveProperties ?? resolved.properties,
-            physicalId: updated.physicalId,
-            attributes: updated.attributes ?? record!.attributes ?? {},
-            ...routed.provenance,
-          };
-          if (!resolved.deletionPolicy) delete working[logicalId].deletionPolicy;
-          if (!resolved.updateReplacePolicy) delete working[logicalId].updateReplacePolicy;
-          if (updated.wasReplaced) summary.replaced++;
-          else summary.updated++;
-        }
-      } catch (err) {
-        emit({
+    if (change.action === 'NO_CHANGE' || (change.action === 'UPDATE' && change.policyOnly)) {
+      const refreshed: ResourceState = { ...record!, ...base, properties: record!.properties };
+      if (!resolved.deletionPolicy) delete refreshed.deletionPolicy;
+      if (!resolved.updateReplacePolicy) delete refreshed.updateReplacePolicy;
+      const differs = !jsonEqual(refreshed, record);
+      if (differs)
+        session.outcome(undefined, [{ op: 'set', logicalId, record: refreshed, prev: record!.physicalId }]);
+      if (change.action === 'UPDATE') {
+        this.summary.updated++;
+        this.emit({
           logicalId,
           resourceType: type,
-          action,
-          status: 'failed',
-          elapsedMs: Date.now() - t0,
-          reason: (err as Error).message,
-          route: routed.provisionedBy,
+          action: 'UPDATE',
+          status: 'succeeded',
+          physicalId: record!.physicalId,
+          reason: 'policy attributes only',
         });
-        throw err;
+      } else {
+        this.summary.unchanged++;
       }
-      emit({
-        logicalId,
-        resourceType: type,
-        action,
-        status: 'succeeded',
-        elapsedMs: Date.now() - t0,
-        physicalId: working[logicalId].physicalId,
-        route: routed.provisionedBy,
-      });
-      changed();
-    };
-
-    const execution = await executeDag(graph, {
-      concurrency: provisioner.slots(
-        (id) => recorded[id] ?? { resourceType: graph.data(id).Type },
-        options.concurrency,
-      ),
-      signal: options.signal,
-      run: (id) => runNode(id),
-      onEvent: (e) => {
-        if (e.type === 'skipped') {
-          const type = graph.data(e.id).Type;
-          emit({
-            logicalId: e.id,
-            resourceType: type,
-            action: recorded[e.id] ? 'UPDATE' : 'CREATE',
-            status: 'skipped',
-            reason: `${e.cause} failed`,
-          });
-          result.skipped.push({ logicalId: e.id, reason: `depends on ${e.cause}, which failed` });
-        }
-      },
-    });
-    result.interrupted = execution.aborted;
-    for (const f of execution.failed) result.failed.push({ logicalId: f.id, error: f.error });
-    summary.failed = execution.failed.length;
-    // Skipped = a dependency failed; resources never dispatched (stopped by a failure) are not counted.
-    summary.skipped = execution.skipped.length;
-
-    if (!execution.ok) {
-      // Keep everything that was made; cleanup waits for a successful deploy.
-      for (const r of replacedOriginals) {
-        result.leftOver.push({
-          logicalId: r.logicalId,
-          resourceType: r.record.resourceType,
-          physicalId: r.record.physicalId,
-        });
-      }
-      if (result.leftOver.length > 0) {
-        logger.warn(
-          `The original of each replaced resource still exists and is no longer in state: ${result.leftOver.map((l) => `${l.logicalId} (${l.resourceType}) ${l.physicalId}`).join(', ')}. Delete them once the deploy succeeds, or by hand.`,
-        );
-      }
-      await writer.saveNow(snapshot());
-      result.stateWrites = { ...writer.stats };
-      result.elapsedMs = Date.now() - started;
-      emitStackEvent(
-        ioHost,
-        { stackName, region, operation: 'deploy', phase: 'failed', summary, elapsedMs: result.elapsedMs },
-        `${stackName}: deploy ${execution.aborted ? 'interrupted' : 'failed'} (${describeSummary(summary)})${firstFailure(result.failed)}; finished resources are saved in state`,
-      );
-      return result;
+      return;
     }
 
-    // Cleanup: resources the template no longer has (dependents first), then replaced originals.
-    const deleteRecord = async (logicalId: string, record: ResourceState, action: ResourceAction) => {
-      const t0 = Date.now();
-      emit({
+    const properties = resolved.properties;
+    let routed;
+    try {
+      routed = provisioner.route(type, properties, region, change.action === 'UPDATE' ? record : undefined);
+    } catch (err) {
+      this.emit({
         logicalId,
-        resourceType: record.resourceType,
-        action,
-        status: 'started',
-        physicalId: record.physicalId,
+        resourceType: type,
+        action: change.action,
+        status: 'failed',
+        reason: (err as Error).message,
       });
-      try {
-        const outcome = await provisioner.delete(provisioner.routeRecord(record, region), logicalId, record, {
-          stackName,
-          expectedRegion: previousState?.region ?? region,
-        });
-        if (outcome && outcome.outcome === 'skipped')
-          throw new CdkdError(`${logicalId} (${record.resourceType}) was not deleted: ${outcome.reason}`, {
-            code: 'DELETE_SKIPPED',
-          });
-      } catch (err) {
-        emit({
+      throw err;
+    }
+    this.logger.debug(`${logicalId} (${type}) → ${routed.decision.route}: ${routed.decision.reason}`);
+
+    if (change.action === 'UPDATE') {
+      const updated = await ops.update({
+        logicalId,
+        record: record!,
+        routed,
+        properties,
+        recordBase: base,
+        ...(change.forced
+          ? { previousProperties: reappliedFrom(record!.properties ?? {}, schemaOf(this.lookup, type)) }
+          : {}),
+      });
+      if (updated.wasReplaced) this.summary.replaced++;
+      else this.summary.updated++;
+      return;
+    }
+
+    const replacing = change.action === 'REPLACE' ? record : undefined;
+    const retain = RETAIN_POLICIES.has(resolved.updateReplacePolicy);
+    this.pending.add(logicalId);
+    const create = (replaces?: ResourceState) =>
+      ops.create({
+        logicalId,
+        resourceType: type,
+        routed,
+        properties,
+        recordBase: base,
+        action: change.action === 'REPLACE' ? 'REPLACE' : 'CREATE',
+        ...(replaces ? { replaces: { record: replaces, retain } } : {}),
+      });
+    try {
+      await create(replacing);
+    } catch (err) {
+      if ((err as CdkdError).code !== 'RESOURCE_ALREADY_EXISTS') throw err;
+      await this.freeName(logicalId, type, replacing, retain, session, ops, err);
+      await create(undefined);
+    }
+    this.pending.delete(logicalId);
+    if (change.action === 'REPLACE') {
+      this.summary.replaced++;
+      if (replacing && retain) {
+        this.retainedOriginals.push({
           logicalId,
-          resourceType: record.resourceType,
-          action,
-          status: 'failed',
-          elapsedMs: Date.now() - t0,
-          reason: (err as Error).message,
+          resourceType: replacing.resourceType,
+          physicalId: replacing.physicalId,
         });
-        throw err;
+        this.logger.info(
+          `${logicalId}: the replaced original ${replacing.physicalId} is kept (UpdateReplacePolicy Retain).`,
+        );
       }
-      emit({
-        logicalId,
-        resourceType: record.resourceType,
-        action,
-        status: 'succeeded',
-        elapsedMs: Date.now() - t0,
-        physicalId: record.physicalId,
-      });
-    };
-    const removed: Record<string, ResourceState> = {};
-    for (const [id, record] of Object.entries(recorded)) if (!graph.has(id)) removed[id] = record;
-    const deletion = await executeDag(buildDeletionGraph(removed), {
-      concurrency: provisioner.slots((id) => removed[id], options.concurrency),
-      signal: options.signal,
-      run: async (logicalId) => {
-        const record = removed[logicalId];
-        if (RETAIN_POLICIES.has(record.deletionPolicy)) {
-          delete working[logicalId];
-          summary.retained++;
-          emit({
+    } else {
+      this.summary.created++;
+    }
+  }
+
+  /**
+   * A create's fixed name is taken. When this stack's own earlier copy holds it —
+   * the original being replaced, or a deposed record of the same logical id (what
+   * an earlier failed create made) — that copy is deleted first; anything else is
+   * not this stack's to delete and the error stands.
+   */
+  private async freeName(
+    logicalId: string,
+    type: string,
+    replacing: ResourceState | undefined,
+    retain: boolean,
+    session: StackSession,
+    ops: ResourceOperations,
+    err: unknown,
+  ): Promise<void> {
+    if (replacing && retain) {
+      throw new CdkdError(
+        `${logicalId} (${type}) must be replaced, but its new copy collides with the name of the original, which UpdateReplacePolicy Retain keeps.`,
+        {
+          code: 'REPLACEMENT_NAME_COLLISION',
+          cause: err,
+          remedy: 'Change the resource name in the app, or drop UpdateReplacePolicy Retain, then re-run.',
+        },
+      );
+    }
+    const deposed = session.builder.deposed().filter((d) => d.logicalId === logicalId);
+    if (!replacing && deposed.length === 0) throw err;
+    this.logger.info(
+      `${logicalId}: the name is held by this stack's earlier copy; deleting that copy first.`,
+    );
+    for (const d of deposed)
+      await ops.delete({ logicalId, record: d, deposedKey: d.key, reason: 'frees the name' });
+    if (replacing)
+      await ops.delete({ logicalId, record: replacing, reason: 'frees the name for its replacement' });
+  }
+
+  // --------------------------------------------------------------- clean up
+
+  /** Deletes what the template no longer has and the deposed records, dependents first. */
+  async cleanUp(session: StackSession, ops: ResourceOperations): Promise<{ ok: boolean; aborted: boolean }> {
+    const builder = session.builder;
+    const entries: DeletionEntry[] = [];
+    for (const [id, record] of Object.entries(builder.resourceRecords()))
+      if (!this.graph!.has(id)) entries.push({ id, logicalId: id, record });
+    for (const d of builder.deposed())
+      entries.push({ id: `deposed:${d.key}`, logicalId: d.logicalId, record: d, deposedKey: d.key });
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    const deletion = await executeDag(buildEntryDeletionGraph(entries, this.logger), {
+      concurrency: this.options.provisioner.slots((id) => byId.get(id)!.record, this.options.concurrency),
+      signal: session.stopSignal,
+      stopOnFailure: false,
+      run: async (id) => {
+        const entry = byId.get(id)!;
+        const { logicalId, record } = entry;
+        if (!entry.deposedKey && RETAIN_POLICIES.has(record.deletionPolicy)) {
+          session.outcome(undefined, [{ op: 'remove', logicalId }]);
+          this.summary.retained++;
+          this.emit({
             logicalId,
             resourceType: record.resourceType,
             action: 'RETAIN',
@@ -564,96 +567,100 @@ export async function deployStack(
             physicalId: record.physicalId,
             reason: `DeletionPolicy ${record.deletionPolicy}: kept in AWS, removed from state`,
           });
-          changed();
           return;
         }
-        await deleteRecord(logicalId, record, 'DELETE');
-        delete working[logicalId];
-        summary.deleted++;
-        changed();
+        await ops.delete({
+          logicalId,
+          record,
+          ...(entry.deposedKey ? { deposedKey: entry.deposedKey, reason: deposedReason(entry) } : {}),
+        });
+        if (!entry.deposedKey) this.summary.deleted++;
       },
     });
-    const cleanupFailures = [...deletion.failed];
-    await Promise.all(
-      replacedOriginals.map(async (r) => {
-        if (r.retain) {
-          result.leftOver.push({
-            logicalId: r.logicalId,
-            resourceType: r.record.resourceType,
-            physicalId: r.record.physicalId,
-          });
-          logger.info(
-            `${r.logicalId}: the replaced original ${r.record.physicalId} is kept (UpdateReplacePolicy Retain).`,
-          );
-          return;
-        }
-        try {
-          await deleteRecord(r.logicalId, r.record, 'DELETE');
-        } catch (err) {
-          cleanupFailures.push({ id: r.logicalId, error: err });
-          result.leftOver.push({
-            logicalId: r.logicalId,
-            resourceType: r.record.resourceType,
-            physicalId: r.record.physicalId,
-          });
-        }
-      }),
-    );
-    for (const f of cleanupFailures) result.failed.push({ logicalId: f.id, error: f.error });
-    summary.failed += cleanupFailures.length;
+    for (const f of deletion.failed) this.result.failed.push({ logicalId: f.id, error: f.error });
+    this.summary.failed += deletion.failed.length;
+    return { ok: deletion.failed.length === 0 && !deletion.aborted, aborted: deletion.aborted };
+  }
 
-    // Outputs, once every resource is in place.
-    const { outputs, exportNames } = buildOutputs(await resolver.resolveOutputs(), logger);
-    const finalState: StackState = {
-      version: STATE_SCHEMA_VERSION,
-      stackName,
-      region,
-      resources: { ...working },
+  // --------------------------------------------------------------- finalize
+
+  /** Outputs and export names, once every resource is in place. */
+  async finalOutputs(): Promise<{
+    outputs: Record<string, unknown>;
+    exportNames: string[];
+    imports: StateImportEntries;
+    outputReads: StateOutputReadEntries;
+  }> {
+    const { outputs, exportNames } = buildOutputs(await this.resolver!.resolveOutputs(), this.logger);
+    return {
       outputs,
       exportNames,
-      ...(crossStack.recorded.imports.length ? { imports: crossStack.recorded.imports } : {}),
-      ...(crossStack.recorded.outputReads.length ? { outputReads: crossStack.recorded.outputReads } : {}),
-      ...(previousState?.parentStack
-        ? {
-            parentStack: previousState.parentStack,
-            parentLogicalId: previousState.parentLogicalId,
-            parentRegion: previousState.parentRegion,
-          }
-        : {}),
-      lastModified: Date.now(),
+      imports: this.crossStack.recorded.imports,
+      outputReads: this.crossStack.recorded.outputReads,
     };
-    await writer.saveNow(finalState);
-    result.outputs = outputs;
-    result.exportNames = exportNames;
-    result.stateWrites = { ...writer.stats };
-    // A record without exportNames (new stack, or pre-v9) published nothing it knew of as an export.
-    const exportsChanged =
-      !jsonEqual(previousState?.exportNames ?? [], exportNames) ||
-      exportNames.some((n) => !jsonEqual(previousState?.outputs?.[n], outputs[n]));
-    if (exportsChanged) await store.exportsIndex.updateStack(region, finalState);
+  }
 
-    result.ok = cleanupFailures.length === 0 && !deletion.aborted;
-    result.interrupted = deletion.aborted;
-    result.elapsedMs = Date.now() - started;
-    emitStackEvent(
-      ioHost,
-      {
+  /** After the session closed with the record saved: result, exports index, the stack's event. */
+  async finish(end: Parameters<StackSession['close']>[0]): Promise<void> {
+    const { stackName, region } = this.input;
+    const builder = this.session!.builder;
+    for (const d of builder.deposed())
+      this.result.leftOver.push({
+        logicalId: d.logicalId,
+        resourceType: d.resourceType,
+        physicalId: d.physicalId,
+        deposed: true,
+      });
+    this.result.leftOver.push(...this.retainedOriginals);
+    const final = 'state' in end && end.state.kind === 'final' ? end.state.final : undefined;
+    this.result.elapsedMs = Date.now() - this.started;
+    if (!final) {
+      const deposed = this.result.leftOver.filter((l) => l.deposed);
+      if (deposed.length > 0) {
+        this.logger.warn(
+          `Kept in state for deletion by the next successful deploy (or by destroy): ${deposed.map((l) => `${l.logicalId} (${l.resourceType}) ${l.physicalId}`).join(', ')}.`,
+        );
+      }
+      this.emitStack(
+        'failed',
+        `${stackName}: deploy ${this.result.interrupted ? 'interrupted' : 'failed'} (${describeSummary(this.summary)})${firstFailure(this.result.failed)}; finished resources are saved in state`,
+        { summary: this.summary, elapsedMs: this.result.elapsedMs },
+      );
+      return;
+    }
+    this.result.outputs = final.outputs;
+    this.result.exportNames = final.exportNames;
+    // A record without exportNames (new stack, or pre-v9) published nothing it knew of as an export.
+    const previous = this.previousExports;
+    const exportsChanged =
+      !jsonEqual(previous.exportNames ?? [], final.exportNames) ||
+      final.exportNames.some((n) => !jsonEqual(previous.outputs?.[n], final.outputs[n]));
+    if (exportsChanged) {
+      await this.options.store.exportsIndex.updateStack(region, {
         stackName,
         region,
-        operation: 'deploy',
-        phase: result.ok ? 'succeeded' : 'failed',
-        summary,
-        outputs,
-        elapsedMs: result.elapsedMs,
-      },
-      result.ok
-        ? `${stackName}: deployed in ${(result.elapsedMs / 1000).toFixed(1)}s (${describeSummary(summary)})`
-        : `${stackName}: deployed, but cleanup failed (${describeSummary(summary)})`,
+        outputs: final.outputs,
+        exportNames: final.exportNames,
+      });
+    }
+    this.emitStack(
+      this.result.ok ? 'succeeded' : 'failed',
+      this.result.ok
+        ? `${stackName}: deployed in ${(this.result.elapsedMs / 1000).toFixed(1)}s (${describeSummary(this.summary)})`
+        : `${stackName}: deployed, but cleanup failed (${describeSummary(this.summary)})`,
+      { summary: this.summary, outputs: final.outputs, elapsedMs: this.result.elapsedMs },
     );
-    return result;
-  } finally {
-    await lock.release();
   }
+}
+
+type StateImportEntries = StateCrossStackResolver['recorded']['imports'];
+type StateOutputReadEntries = StateCrossStackResolver['recorded']['outputReads'];
+
+function deposedReason(entry: DeletionEntry): string {
+  const d = entry.record as { reason?: string };
+  return d.reason === 'failed-create'
+    ? 'made by a create that failed; deleting it'
+    : 'the original of a replacement; deleting it';
 }
 
 export function describeSummary(s: StackSummary): string {
@@ -676,11 +683,4 @@ function firstFailure(failed: DeployStackResult['failed']): string {
   if (!first) return '';
   const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
   return `: ${first.logicalId}: ${(first.error as Error)?.message ?? String(first.error)}${more}`;
-}
-
-function unionBy<T>(a: T[] | undefined, b: T[], key: (t: T) => string): T[] | undefined {
-  if (!a?.length && !b.length) return a;
-  const out = new Map<string, T>();
-  for (const item of [...(a ?? []), ...b]) out.set(key(item), item);
-  return [...out.values()];
 }

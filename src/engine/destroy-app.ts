@@ -30,6 +30,8 @@ export interface DestroyAppOptions {
   concurrency?: number;
   stackConcurrency: number;
   signal?: AbortSignal;
+  /** Cancels deletes in flight (a second Ctrl-C). */
+  cancelSignal?: AbortSignal;
 }
 
 export interface DestroyAppResult {
@@ -74,6 +76,7 @@ export async function destroyApp(options: DestroyAppOptions): Promise<DestroyApp
         ioHost: options.ioHost,
         concurrency: options.concurrency,
         signal: options.signal,
+        cancelSignal: options.cancelSignal,
         templateDeletionPolicies: templateDeletionPolicies(stack),
       });
       results.push(result);

@@ -1,22 +1,30 @@
 /**
- * Destroys one stack from its state record: deletes every resource in reverse
- * dependency order (independent ones in parallel), persists the shrinking state
- * after each delete, honours `DeletionPolicy: Retain`, deletes the state file
- * when everything is gone and keeps the remaining records when something was
- * not deleted. Shared by `cdkd destroy` (synth-driven) and `cdkd state destroy`.
+ * Destroys one stack from its state record: settles what an earlier run left
+ * pending, then deletes every resource — the live records and the deposed ones —
+ * in reverse dependency order (independent ones in parallel), each delete
+ * announced in the write-ahead log first; honours `DeletionPolicy: Retain`;
+ * deletes the state file when everything is gone and keeps the remaining
+ * records when something was not deleted. Shared by `cdkd destroy`
+ * (synth-driven) and `cdkd state destroy`.
  */
 import { executeDag } from '../graph/executor';
-import { buildDeletionGraph } from '../graph/template-graph';
 import type { StateStore } from '../state/state-store';
-import type { PolicyAttribute, ResourceState, StackState } from '../state/types';
+import type { PolicyAttribute } from '../state/types';
+import { resolveDynamicReferencesIn } from '../template/dynamic-references';
 import { CdkdError } from '../util/errors';
 import type { IoHost } from '../util/io-host';
 import { createLogger } from '../util/io-host';
+import type { AwsClientFactory } from '../config/aws-clients';
 import { findImportingConsumers } from './cross-stack';
+import { buildEntryDeletionGraph } from './deletion-graph';
+import type { DeletionEntry } from './deletion-graph';
 import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
-import type { ResourceAction, StackSummary } from './events';
+import type { StackSummary } from './events';
 import type { ResourceProvisioner } from './provisioner';
-import { StateWriter } from './state-writer';
+import { ResourceOperations } from './resource-operations';
+import { stackResolverEnv } from './resolver-env';
+import { settlePendingIntents } from './settle';
+import { StackSession } from './stack-session';
 
 export interface DestroyStackOptions {
   stackName: string;
@@ -26,14 +34,19 @@ export interface DestroyStackOptions {
   ioHost: IoHost;
   /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
   concurrency?: number;
+  /** Stops starting new deletes (the first Ctrl-C). */
   signal?: AbortSignal;
+  /** Cancels deletes in flight (a second Ctrl-C). */
+  cancelSignal?: AbortSignal;
   /**
    * DeletionPolicy from the synthesized template, used when a (pre-v5) state
    * record has none. `cdkd state destroy` has no template and passes nothing.
    */
   templateDeletionPolicies?: Record<string, PolicyAttribute | undefined>;
-  /** How long a finished delete may wait before it is persisted. Default 1000 ms. */
-  saveIntervalMs?: number;
+  /** Where the full state goes when state.json cannot be saved. Default: the working directory. */
+  erroredStateDir?: string;
+  /** For secret references in properties a pending create re-sends. Default: the store's factory. */
+  factory?: AwsClientFactory;
 }
 
 export interface DestroyStackResult {
@@ -50,19 +63,6 @@ export interface DestroyStackResult {
   skipped: Array<{ logicalId: string; reason: string }>;
   interrupted: boolean;
   elapsedMs: number;
-}
-
-/** A persisted snapshot during destroy never advertises outputs or cross-stack reads of gone resources. */
-function destroySnapshot(state: StackState, resources: Record<string, ResourceState>): StackState {
-  return {
-    ...state,
-    resources: { ...resources },
-    outputs: {},
-    imports: undefined,
-    outputReads: undefined,
-    exportNames: state.exportNames === undefined ? undefined : [],
-    lastModified: Date.now(),
-  };
 }
 
 export async function destroyStack(options: DestroyStackOptions): Promise<DestroyStackResult> {
@@ -84,16 +84,29 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     elapsedMs: 0,
   };
 
-  const lock = await store.locks.acquire(stackName, region, { operation: 'destroy' });
+  const session = await StackSession.open({
+    store,
+    stackName,
+    region,
+    operation: 'destroy',
+    logger,
+    signal: options.signal,
+    cancelSignal: options.cancelSignal,
+    erroredStateDir: options.erroredStateDir,
+  });
+  session.progressMode = () => ({ kind: 'destroy' });
+  const builder = session.builder;
+  let end: Parameters<StackSession['close']>[0] = { state: { kind: 'destroy' } };
+  let failure: unknown;
   try {
-    const record = await store.backend.getState(stackName, region);
-    if (!record) {
+    if (!session.initial && !session.recovered && builder.deposed().length === 0) {
       logger.info(`${stackName} (${region}): no state found, nothing to destroy.`);
+      end = { delete: true };
       return result;
     }
     result.found = true;
-    const state = record.state;
-    const consumers = await findImportingConsumers(store, state, region);
+    const previous = builder.previous;
+    const consumers = previous ? await findImportingConsumers(store, previous, region) : [];
     if (consumers.length > 0) {
       const list = consumers.map((c) => `${c.stackName} (imports ${c.exportName})`).join(', ');
       throw new CdkdError(
@@ -105,130 +118,137 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
         },
       );
     }
-    provisioner.assertDeletable(stackName, state.resources);
-    const remaining: Record<string, ResourceState> = { ...state.resources };
-    const dag = buildDeletionGraph(state.resources);
+    const env = stackResolverEnv({ stackName, region, factory: options.factory ?? store.factory });
+    const readers = { ssmParameter: env.ssmParameter, secretValue: env.secretValue };
+    const ops = new ResourceOperations({
+      session,
+      provisioner,
+      ioHost,
+      logger,
+      expectedRegion: previous?.region ?? region,
+      withSecrets: async (p) => (await resolveDynamicReferencesIn(p, readers)) as Record<string, unknown>,
+    });
+    // Refused before anything changes: every record (and deposed one) has a provider that may delete it.
+    provisioner.assertDeletable(stackName, {
+      ...builder.resourceRecords(),
+      ...Object.fromEntries(builder.deposed().map((d) => [`${d.logicalId} (deposed ${d.key})`, d])),
+    });
+    await settlePendingIntents(session, ops, { concurrency: options.concurrency, logger });
+
+    const entries: DeletionEntry[] = [
+      ...Object.entries(builder.resourceRecords()).map(([id, record]) => ({ id, logicalId: id, record })),
+      ...builder
+        .deposed()
+        .map((d) => ({ id: `deposed:${d.key}`, logicalId: d.logicalId, record: d, deposedKey: d.key })),
+    ];
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    const dag = buildEntryDeletionGraph(entries, logger);
     emitStackEvent(
       ioHost,
       { stackName, region, operation: 'destroy', phase: 'planned', total: dag.ids().length },
       `${stackName}: destroying ${dag.ids().length} resource(s) in ${region}`,
     );
-    const writer = new StateWriter(
-      (snapshot, etag) => store.backend.saveState(stackName, region, snapshot, etag),
-      record.etag,
-      {
-        intervalMs: options.saveIntervalMs,
-        onError: (err) =>
-          logger.warn(`Could not persist destroy progress (will retry): ${(err as Error).message}`),
-      },
-    );
-
-    const event = (
-      logicalId: string,
-      res: ResourceState,
-      action: ResourceAction,
-      status: 'started' | 'succeeded' | 'failed' | 'skipped',
-      extra: { elapsedMs?: number; reason?: string } = {},
-    ) =>
-      emitResourceEvent(ioHost, {
-        stackName,
-        logicalId,
-        resourceType: res.resourceType,
-        physicalId: res.physicalId,
-        action,
-        status,
-        ...extra,
-      });
 
     const execution = await executeDag(dag, {
-      concurrency: provisioner.slots((id) => state.resources[id], options.concurrency),
-      signal: options.signal,
+      concurrency: provisioner.slots((id) => byId.get(id)!.record, options.concurrency),
+      signal: session.stopSignal,
       stopOnFailure: false,
-      run: async (logicalId) => {
-        const res = state.resources[logicalId];
-        const policy = res.deletionPolicy ?? options.templateDeletionPolicies?.[logicalId];
+      run: async (id) => {
+        const { logicalId, record, deposedKey } = byId.get(id)!;
+        const policy = deposedKey
+          ? undefined
+          : (record.deletionPolicy ?? options.templateDeletionPolicies?.[logicalId]);
         if (policy === 'Retain' || policy === 'RetainExceptOnCreate') {
-          event(logicalId, res, 'RETAIN', 'succeeded', { reason: `DeletionPolicy ${policy}` });
+          emitResourceEvent(ioHost, {
+            stackName,
+            logicalId,
+            resourceType: record.resourceType,
+            physicalId: record.physicalId,
+            action: 'RETAIN',
+            status: 'succeeded',
+            reason: `DeletionPolicy ${policy}`,
+          });
           result.retained.push(logicalId);
           summary.retained++;
           return;
         }
         if (policy === 'Snapshot') {
-          const reason = `DeletionPolicy Snapshot: cdkd cannot take the final snapshot of ${res.resourceType}; set its removal policy to DESTROY or RETAIN, or delete it by hand, then re-run`;
-          event(logicalId, res, 'DELETE', 'skipped', { reason });
+          const reason = `DeletionPolicy Snapshot: cdkd cannot take the final snapshot of ${record.resourceType}; set its removal policy to DESTROY or RETAIN, or delete it by hand, then re-run`;
+          emitResourceEvent(ioHost, {
+            stackName,
+            logicalId,
+            resourceType: record.resourceType,
+            physicalId: record.physicalId,
+            action: 'DELETE',
+            status: 'skipped',
+            reason,
+          });
           result.skipped.push({ logicalId, reason });
           summary.skipped++;
           throw new CdkdError(reason, { code: 'DELETE_SKIPPED' });
         }
-        const t0 = Date.now();
-        event(logicalId, res, 'DELETE', 'started');
-        const routed = provisioner.routeRecord(res, region);
-        let outcome;
         try {
-          outcome = await provisioner.delete(routed, logicalId, res, {
-            stackName,
-            expectedRegion: state.region ?? region,
-          });
+          await ops.delete({ logicalId, record, ...(deposedKey ? { deposedKey, reason: 'deposed' } : {}) });
         } catch (err) {
-          event(logicalId, res, 'DELETE', 'failed', {
-            elapsedMs: Date.now() - t0,
-            reason: (err as Error).message,
-          });
+          if ((err as CdkdError).code === 'DELETE_SKIPPED') {
+            const reason = (err as Error).message;
+            result.skipped.push({ logicalId, reason });
+            summary.skipped++;
+          }
           throw err;
         }
-        if (outcome && outcome.outcome === 'skipped') {
-          event(logicalId, res, 'DELETE', 'skipped', { elapsedMs: Date.now() - t0, reason: outcome.reason });
-          result.skipped.push({ logicalId, reason: outcome.reason });
-          summary.skipped++;
-          throw new CdkdError(outcome.reason, { code: 'DELETE_SKIPPED' });
-        }
-        delete remaining[logicalId];
         result.deleted.push(logicalId);
         summary.deleted++;
-        event(logicalId, res, 'DELETE', 'succeeded', { elapsedMs: Date.now() - t0 });
-        writer.markChanged(() => destroySnapshot(state, remaining));
       },
     });
 
     for (const f of execution.failed) {
       if ((f.error as CdkdError)?.code !== 'DELETE_SKIPPED') {
-        result.failed.push({ logicalId: f.id, error: f.error });
+        result.failed.push({ logicalId: byId.get(f.id)?.logicalId ?? f.id, error: f.error });
         summary.failed++;
       }
     }
     summary.skipped += execution.skipped.length + execution.notStarted.length;
     result.interrupted = execution.aborted;
 
-    const everythingGone = Object.keys(remaining).every((id) => result.retained.includes(id));
+    const left = Object.keys(builder.resourceRecords()).filter((id) => !result.retained.includes(id));
+    const everythingGone = left.length === 0 && builder.deposed().length === 0;
     if (everythingGone && !execution.aborted && result.failed.length === 0 && result.skipped.length === 0) {
-      await writer.stop();
-      await store.backend.deleteState(stackName, region);
-      await store.exportsIndex
-        .removeStack(region, stackName)
-        .catch((err: Error) =>
-          logger.warn(`Could not remove ${stackName}'s entries from the exports index: ${err.message}`),
-        );
+      end = { delete: true };
       result.complete = true;
-    } else {
-      await writer.saveNow(destroySnapshot(state, remaining));
     }
-    result.elapsedMs = Date.now() - started;
-    emitStackEvent(
-      ioHost,
-      {
-        stackName,
-        region,
-        operation: 'destroy',
-        phase: result.complete ? 'succeeded' : 'failed',
-        summary,
-        elapsedMs: result.elapsedMs,
-      },
-      result.complete
-        ? `${stackName}: destroyed (${summary.deleted} deleted, ${summary.retained} retained) in ${(result.elapsedMs / 1000).toFixed(1)}s`
-        : `${stackName}: destroy incomplete (${summary.deleted} deleted, ${summary.retained} retained, ${summary.failed} failed, ${summary.skipped} skipped); the remaining resources stay in state`,
-    );
-    return result;
+  } catch (err) {
+    failure = err;
   } finally {
-    await lock.release();
+    const closed = await session.close(end);
+    if (!closed.saved) {
+      result.complete = false;
+      if (failure || !result.found) logger.error(closed.error!.message);
+      else failure = closed.error;
+    }
   }
+  if (failure) throw failure;
+  if (result.complete) {
+    await store.exportsIndex
+      .removeStack(region, stackName)
+      .catch((err: Error) =>
+        logger.warn(`Could not remove ${stackName}'s entries from the exports index: ${err.message}`),
+      );
+  }
+  result.elapsedMs = Date.now() - started;
+  emitStackEvent(
+    ioHost,
+    {
+      stackName,
+      region,
+      operation: 'destroy',
+      phase: result.complete ? 'succeeded' : 'failed',
+      summary,
+      elapsedMs: result.elapsedMs,
+    },
+    result.complete
+      ? `${stackName}: destroyed (${summary.deleted} deleted, ${summary.retained} retained) in ${(result.elapsedMs / 1000).toFixed(1)}s`
+      : `${stackName}: destroy incomplete (${summary.deleted} deleted, ${summary.retained} retained, ${summary.failed} failed, ${summary.skipped} skipped); the remaining resources stay in state`,
+  );
+  return result;
 }

@@ -11,6 +11,7 @@ import type { SecurityChanges } from '../plan/security-changes';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
+import { readStackStateView, viewState } from '../state/wal-replay';
 import type { SynthesizedStack } from '../synth/cloud-assembly';
 import { parameterValuesForStack } from '../template/parameters';
 import type { ParameterAssignment } from '../template/parameters';
@@ -56,10 +57,12 @@ export async function diffApp(options: DiffAppOptions): Promise<StackDiff[]> {
         ? prepareStackAssets(stack, modes.get(region)!).template
         : stack.template;
     const template = deployableTemplate(stack, raw, options.tags, schemas, options.ioHost);
-    const record = await store.backend.getState(stack.stackName, region);
+    // The state an interrupted run left counts: state.json with its write-ahead log replayed.
+    const view = await readStackStateView(store.backend, store.wal, stack.stackName, region);
+    const state = viewState(view);
     const plan = await planStack({
       template,
-      state: record?.state,
+      state,
       schemas: { has: (t) => schemas.has(t), get: (t) => schemas.get(t) },
       resolverEnv: stackResolverEnv({
         stackName: stack.stackName,
@@ -72,7 +75,7 @@ export async function diffApp(options: DiffAppOptions): Promise<StackDiff[]> {
     diffs.push({
       plan,
       unprovisionable: unprovisionableResources(plan, options.canProvision),
-      security: securityChangesOf(plan, record?.state),
+      security: securityChangesOf(plan, state),
     });
   }
   return diffs;

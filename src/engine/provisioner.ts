@@ -1,10 +1,16 @@
 /**
  * Runs one resource operation against the right provider: routes the resource
- * (SDK provider from a pack, or Cloud Control), retries transient AWS errors
- * with the one retry helper, and turns failures into errors that name the
- * resource, its type, the AWS error and what to do. Before a stack changes, it
- * checks that every planned operation has a provider (see
+ * (SDK provider from a pack, or Cloud Control), retries the outcomes a provider
+ * marks retryable (handler-level: the AWS SDK has already retried transport
+ * errors, throttling and 5xx answers of each call, so they are not retried a
+ * second time here), and turns failures into errors that name the resource, its
+ * type, the AWS error and what to do. Before a stack changes, it checks that
+ * every planned operation has a provider (see
  * {@link ResourceProvisioner.assertProvisionable}).
+ *
+ * Each call takes its context per attempt: a retry is a new attempt, which the
+ * caller makes durable first (`beforeRetry`) because Cloud Control needs a fresh
+ * request token for it.
  *
  * One provisioner serves a whole run, so it also owns what the run's resource
  * operations share: the Cloud Control poll schedule (requests learn from each
@@ -14,11 +20,13 @@
 import type { AwsClientFactory, CallOutcome } from '../config/aws-clients';
 import type {
   CreateContext,
+  DeleteContext,
   ProviderContext,
   ResourceCreateResult,
   ResourceDeleteResult,
   ResourceProvider,
   ResourceUpdateResult,
+  UpdateContext,
 } from '../plugin-api';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { CloudControlProviderOptions } from '../provisioning/cloud-control-provider';
@@ -39,6 +47,7 @@ import type { ConcurrencyGate } from '../util/concurrency';
 import { CdkdError, ProvisioningError } from '../util/errors';
 import type { Logger } from '../util/io-host';
 import { isTransientAwsError, withRetry } from '../util/retry';
+import { isInDoubt } from './operation-outcome';
 import type { RetryOptions } from '../util/retry';
 
 export interface ProvisionerOptions {
@@ -47,7 +56,7 @@ export interface ProvisionerOptions {
   schemas: SchemaStore;
   factory: AwsClientFactory;
   logger: Logger;
-  /** Retry of whole provider operations on transient errors. */
+  /** Retry of whole provider operations on outcomes the provider marks retryable. */
   retry?: Pick<RetryOptions, 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs' | 'sleep'>;
   /** Cloud Control settings (tests, benchmarks); by default one poll schedule per provisioner. */
   cloudControl?: Omit<CloudControlProviderOptions, 'schemas'>;
@@ -89,6 +98,21 @@ function poolOfClient(client: string): OperationPool | undefined {
   if (client === 'CloudControlClient') return 'cloud-control';
   if (client === 'S3Client' || client === 'STSClient') return undefined;
   return 'sdk';
+}
+
+/** How one provider call is made: its context per attempt, what to do before a retry. */
+export interface CallOptions<C> {
+  /** The context of attempt `n` (0 = the first). */
+  context: (attempt: number) => C;
+  /** Runs before attempt `n` >= 1 is sent (e.g. to make the attempt durable). */
+  beforeRetry?: (attempt: number) => Promise<void>;
+  /** Stops retrying (and waiting between retries) when aborted. */
+  signal?: AbortSignal;
+}
+
+/** A provider error the engine may retry: the provider said so (handler-level outcome). */
+export function isRetryableOutcome(err: unknown): boolean {
+  return CdkdError.isCdkdError(err) && (err as unknown as { retryable?: unknown }).retryable === true;
 }
 
 export class ResourceProvisioner {
@@ -264,6 +288,40 @@ export class ResourceProvisioner {
     });
   }
 
+  /**
+   * Routes a pending intent to the layer it was sent to: re-sending it anywhere
+   * else could make a second resource, so a missing pack is an error.
+   */
+  routeIntent(
+    intent: { resourceType: string; provisionedBy: ProvisionedBy; properties?: Record<string, unknown> },
+    region: string,
+  ): RoutedProvider {
+    if (intent.provisionedBy === 'cc-api')
+      return this.instantiate(
+        { route: 'cc-api', reason: 'the pending operation was sent through Cloud Control' },
+        region,
+      );
+    const registration = this.options.registry.registrationFor(intent.resourceType);
+    if (!registration) {
+      throw new CdkdError(
+        `An interrupted run sent an operation on a ${intent.resourceType} through a provider pack that is not installed now, so cdkd cannot settle it.`,
+        {
+          code: 'PACK_MISSING',
+          remedy: `Install the provider pack that handles ${intent.resourceType} (cdkd plugins install), then re-run.`,
+        },
+      );
+    }
+    return this.instantiate(
+      {
+        route: 'sdk',
+        registration,
+        packName: registration.packName,
+        reason: 'the pending operation was sent through it',
+      },
+      region,
+    );
+  }
+
   private instantiate(decision: RouteDecision, region: string): RoutedProvider {
     if (decision.route === 'refused') {
       throw new ProvisioningError(`No provider may take this resource: ${decision.reason}.`, {
@@ -292,9 +350,9 @@ export class ResourceProvisioner {
     logicalId: string,
     resourceType: string,
     properties: Record<string, unknown>,
-    context: CreateContext,
+    call: CallOptions<CreateContext>,
   ): Promise<ResourceCreateResult> {
-    return this.run('create', logicalId, resourceType, undefined, () =>
+    return this.run('create', logicalId, resourceType, undefined, call, (context) =>
       routed.provider.create(logicalId, resourceType, properties, context),
     ).then((result) => {
       this.tally.record(context.stackName, logicalId, resourceType, routed);
@@ -309,9 +367,9 @@ export class ResourceProvisioner {
     resourceType: string,
     properties: Record<string, unknown>,
     previous: Record<string, unknown>,
-    context: { stackName: string; expectedRegion: string },
+    call: CallOptions<UpdateContext>,
   ): Promise<ResourceUpdateResult> {
-    return this.run('update', logicalId, resourceType, physicalId, () =>
+    return this.run('update', logicalId, resourceType, physicalId, call, (context) =>
       routed.provider.update(logicalId, physicalId, resourceType, properties, previous, context),
     ).then((result) => {
       this.tally.record(context.stackName, logicalId, resourceType, routed);
@@ -323,9 +381,9 @@ export class ResourceProvisioner {
     routed: RoutedProvider,
     logicalId: string,
     record: ResourceState,
-    context: { stackName: string; expectedRegion: string },
+    call: CallOptions<DeleteContext>,
   ): Promise<void | ResourceDeleteResult> {
-    return this.run('delete', logicalId, record.resourceType, record.physicalId, () =>
+    return this.run('delete', logicalId, record.resourceType, record.physicalId, call, (context) =>
       routed.provider.delete(logicalId, record.physicalId, record.resourceType, record.properties, context),
     );
   }
@@ -333,9 +391,10 @@ export class ResourceProvisioner {
   /**
    * One `Fn::GetAtt` attribute read from the resource now, through the layer
    * that made it (the provider's `getAttribute`, Cloud Control's GetResource);
-   * undefined when the provider cannot read it.
+   * undefined when the provider cannot read it. A read is not an operation to
+   * announce: it changes nothing, and the SDK's retries are its only ones.
    */
-  readAttribute(
+  async readAttribute(
     record: ResourceState,
     logicalId: string,
     attribute: string,
@@ -343,25 +402,36 @@ export class ResourceProvisioner {
   ): Promise<unknown> {
     const routed = this.routeRecord(record, region);
     const read = routed.provider.getAttribute;
-    if (!read) return Promise.resolve(undefined);
-    return this.run('read', logicalId, record.resourceType, record.physicalId, () =>
-      read.call(routed.provider, record.physicalId, record.resourceType, attribute),
-    );
+    if (!read) return undefined;
+    try {
+      return await read.call(routed.provider, record.physicalId, record.resourceType, attribute);
+    } catch (err) {
+      throw describeFailure(err, 'read', logicalId, record.resourceType, record.physicalId);
+    }
   }
 
-  private async run<T>(
+  private async run<C, T>(
     operation: Operation,
     logicalId: string,
     resourceType: string,
     physicalId: string | undefined,
-    call: () => Promise<T>,
+    call: CallOptions<C>,
+    send: (context: C) => Promise<T>,
   ): Promise<T> {
     try {
-      return await withRetry(call, {
-        ...this.options.retry,
-        isRetryable: isTransientAwsError,
-        onRetry: (err, attempt) => this.options.onRetry?.(logicalId, err, attempt),
-      });
+      return await withRetry(
+        async (n) => {
+          const attempt = n - 1;
+          if (attempt > 0) await call.beforeRetry?.(attempt);
+          return send(call.context(attempt));
+        },
+        {
+          ...this.options.retry,
+          isRetryable: isRetryableOutcome,
+          signal: call.signal,
+          onRetry: (err, attempt) => this.options.onRetry?.(logicalId, err, attempt),
+        },
+      );
     } catch (err) {
       throw describeFailure(err, operation, logicalId, resourceType, physicalId);
     }
@@ -391,9 +461,10 @@ export function describeFailure(
     remedy = `Grant the deploying principal permission for this ${resourceType} operation, then re-run.`;
   } else if (INVALID_INPUT.test(awsError)) {
     remedy = `Check ${logicalId}'s properties in the CDK app against the ${resourceType} documentation, then re-run.`;
-  } else if (isTransientAwsError(err)) {
-    remedy =
-      'AWS kept failing transiently after retries; re-run the command (finished resources are kept in state).';
+  } else if (isInDoubt(err)) {
+    remedy = isTransientAwsError(err)
+      ? 'AWS kept failing transiently after retries, so cdkd cannot tell whether the operation took effect. Re-run the command: it re-sends the operation with the same idempotency token and adopts what it made.'
+      : 'cdkd cannot tell whether the operation took effect. Re-run the command: it re-sends the operation with the same idempotency token and adopts what it made.';
   } else {
     remedy = 'Fix the cause and re-run; resources that finished are kept in state.';
   }

@@ -2,13 +2,23 @@
  * The fallback provider: any resource type no provider pack handles is
  * provisioned through the AWS Cloud Control API.
  *
- * - create: CreateResource with a ClientToken that is stable across retries of
- *   the same create, then poll GetResourceRequestStatus until it settles, then
- *   GetResource for the attributes.
+ * - create: CreateResource with a ClientToken derived from the intent's token and
+ *   its durable attempt number (so a re-run re-sends the very request a killed
+ *   process had in flight and Cloud Control answers with that request), then
+ *   poll GetResourceRequestStatus until it settles, then GetResource for the
+ *   attributes. A create that ends FAILED after the handler made the resource
+ *   (the event carries an Identifier) is reported with that id, never retried.
  * - update: UpdateResource with a minimal RFC 6902 patch from the recorded to
- *   the desired properties.
- * - delete: DeleteResource; NotFound counts as deleted only when the client's
- *   region is the region the resource was recorded in.
+ *   the desired properties, and a ClientToken of its own intent.
+ * - delete: DeleteResource with a ClientToken; NotFound counts as deleted only
+ *   when the client's region is the region the resource was recorded in.
+ * - Transport errors are retried by the SDK alone; a FAILED request with a
+ *   handler error that says "try again" is marked retryable for the engine's
+ *   one outer retry (a new attempt, with a new request token). NotStabilized is
+ *   not retried for a create: the resource exists.
+ * - The call's AbortSignal reaches every request and wait; when it aborts during
+ *   a wait the request is cancelled (CancelResourceRequest) and the outcome is in
+ *   doubt: the next run settles it from the request token.
  *
  * When to check a request's status is the poll schedule's decision
  * (`poll-schedule.ts`): shared by every request of the run, it checks each one
@@ -30,7 +40,7 @@ import type {
 import type * as CloudControl from '@aws-sdk/client-cloudcontrol';
 import type { ProgressEvent } from '@aws-sdk/client-cloudcontrol';
 import { createHash } from 'node:crypto';
-import { ProvisioningError } from '../util/errors';
+import { ProvisioningError, ResourceExistsError } from '../util/errors';
 import { createJsonPatch } from '../util/json-patch';
 import { isTransientAwsError } from '../util/retry';
 import { coerceProperties } from './coerce-properties';
@@ -71,6 +81,19 @@ const RETRYABLE_HANDLER_ERRORS = new Set([
   'ResourceConflict',
 ]);
 
+/** A create that did not stabilize made its resource: retrying it would make another. */
+const NOT_RETRYABLE_FOR_CREATE = new Set(['NotStabilized']);
+
+/**
+ * What cdkd's engine adds to a call's context for this provider: where to note
+ * the request token of each attempt, so a later run can find the request again.
+ */
+export interface RequestTokenSink {
+  onRequestToken?(requestToken: string, attempt: number): void;
+}
+
+type OperationContext = (CreateContext | UpdateContext | DeleteContext | undefined) & RequestTokenSink;
+
 /** Error names of the Cloud Control API that mean the type cannot be provisioned through it. */
 const UNSUPPORTED_TYPE_ERRORS = new Set([
   'UnsupportedActionException',
@@ -101,10 +124,6 @@ function readPath(model: Record<string, unknown>, dotted: string): unknown {
 
 export class CloudControlProvider implements ResourceProvider {
   private readonly options: Required<CloudControlProviderOptions>;
-  /** Creates whose earlier request ended FAILED: the next attempt needs a fresh token. */
-  private readonly failedAttempts = new Map<string, number>();
-  /** Errors that report a request Cloud Control settled as FAILED (not a lost or refused call). */
-  private readonly settledFailures = new WeakSet<object>();
 
   constructor(
     private readonly ctx: ProviderContext,
@@ -125,7 +144,8 @@ export class CloudControlProvider implements ResourceProvider {
   ): Promise<ResourceCreateResult> {
     const { CreateResourceCommand } = cc();
     const desired = coerceProperties(properties, this.options.schemas.get(resourceType));
-    const attempt = this.failedAttempts.get(context.idempotencyToken) ?? 0;
+    const ctx = context as OperationContext;
+    const attempt = context.attempt ?? 0;
     const token = toClientToken(`${context.idempotencyToken}#${attempt}`);
     const event = await this.call(logicalId, resourceType, undefined, () =>
       this.client().send(
@@ -134,30 +154,49 @@ export class CloudControlProvider implements ResourceProvider {
           DesiredState: JSON.stringify(desired),
           ClientToken: token,
         }),
+        { abortSignal: context.signal },
       ),
     );
-    let final: ProgressEvent;
-    try {
-      final = await this.waitFor(event, logicalId, resourceType, undefined);
-    } catch (err) {
-      // Cloud Control answers a reused token with the same settled request, so a retry
-      // after a FAILED request needs a new one; after a lost reply it must keep the old one.
-      if (typeof err === 'object' && err !== null && this.settledFailures.has(err)) {
-        this.failedAttempts.set(context.idempotencyToken, attempt + 1);
-      }
-      throw err;
-    }
+    if (event.ProgressEvent?.RequestToken) ctx.onRequestToken?.(event.ProgressEvent.RequestToken, attempt);
+    const final = await this.waitFor(event, logicalId, resourceType, undefined, context.signal);
+    return this.created(logicalId, resourceType, final, context.signal);
+  }
+
+  /**
+   * Resumes waiting for a create request a killed process started (its request
+   * token, readable for 7 days), for a create too old to re-send under its
+   * ClientToken (Cloud Control keeps those for 36 hours).
+   */
+  async resumeCreate(
+    logicalId: string,
+    resourceType: string,
+    requestToken: string,
+    signal?: AbortSignal,
+  ): Promise<ResourceCreateResult> {
+    const final = await this.waitFor(
+      { ProgressEvent: { RequestToken: requestToken, Operation: 'CREATE', OperationStatus: 'IN_PROGRESS' } },
+      logicalId,
+      resourceType,
+      undefined,
+      signal,
+    );
+    return this.created(logicalId, resourceType, final, signal);
+  }
+
+  private async created(
+    logicalId: string,
+    resourceType: string,
+    final: ProgressEvent,
+    signal: AbortSignal | undefined,
+  ): Promise<ResourceCreateResult> {
     const identifier = final.Identifier;
     if (!identifier) {
       throw new ProvisioningError(
         `Cloud Control created ${logicalId} (${resourceType}) but returned no identifier.`,
-        {
-          resource: { logicalId, resourceType },
-        },
+        { resource: { logicalId, resourceType }, inDoubt: true },
       );
     }
-    this.failedAttempts.delete(context.idempotencyToken);
-    const model = await this.readModel(logicalId, resourceType, identifier);
+    const model = await this.readModel(logicalId, resourceType, identifier, signal);
     return { physicalId: identifier, attributes: this.attributesOf(resourceType, model ?? {}) };
   }
 
@@ -184,18 +223,19 @@ export class CloudControlProvider implements ResourceProvider {
       coerceProperties(properties, schema),
     );
     if (patch.length > 0) {
-      const event = await this.call(logicalId, resourceType, physicalId, () =>
+      await this.request(logicalId, resourceType, physicalId, context, (ClientToken) =>
         this.client().send(
           new UpdateResourceCommand({
             TypeName: resourceType,
             Identifier: physicalId,
             PatchDocument: JSON.stringify(patch),
+            ...ClientToken,
           }),
+          { abortSignal: context?.signal },
         ),
       );
-      await this.waitFor(event, logicalId, resourceType, physicalId);
     }
-    const model = await this.readModel(logicalId, resourceType, physicalId);
+    const model = await this.readModel(logicalId, resourceType, physicalId, context?.signal);
     return { physicalId, wasReplaced: false, attributes: this.attributesOf(resourceType, model ?? {}) };
   }
 
@@ -216,10 +256,12 @@ export class CloudControlProvider implements ResourceProvider {
     );
     const { DeleteResourceCommand } = cc();
     try {
-      const event = await this.call(logicalId, resourceType, physicalId, () =>
-        this.client().send(new DeleteResourceCommand({ TypeName: resourceType, Identifier: physicalId })),
+      await this.request(logicalId, resourceType, physicalId, context, (ClientToken) =>
+        this.client().send(
+          new DeleteResourceCommand({ TypeName: resourceType, Identifier: physicalId, ...ClientToken }),
+          { abortSignal: context?.signal },
+        ),
       );
-      await this.waitFor(event, logicalId, resourceType, physicalId);
     } catch (err) {
       if (isNotFound(err)) {
         this.ctx.assertRegionMatch(
@@ -235,6 +277,27 @@ export class CloudControlProvider implements ResourceProvider {
       }
       throw err;
     }
+  }
+
+  /**
+   * Sends an update or delete request with the ClientToken of the intent's attempt,
+   * notes its request token, and waits for it to settle.
+   */
+  private async request(
+    logicalId: string,
+    resourceType: string,
+    physicalId: string,
+    context: UpdateContext | DeleteContext | undefined,
+    send: (clientToken: { ClientToken?: string }) => Promise<{ ProgressEvent?: ProgressEvent }>,
+  ): Promise<ProgressEvent> {
+    const attempt = context?.attempt ?? 0;
+    const clientToken = context?.idempotencyToken
+      ? { ClientToken: toClientToken(`${context.idempotencyToken}#${attempt}`) }
+      : {};
+    const event = await this.call(logicalId, resourceType, physicalId, () => send(clientToken));
+    if (event.ProgressEvent?.RequestToken)
+      (context as OperationContext)?.onRequestToken?.(event.ProgressEvent.RequestToken, attempt);
+    return this.waitFor(event, logicalId, resourceType, physicalId, context?.signal);
   }
 
   async getAttribute(physicalId: string, resourceType: string, attributeName: string): Promise<unknown> {
@@ -261,10 +324,13 @@ export class CloudControlProvider implements ResourceProvider {
     logicalId: string,
     resourceType: string,
     identifier: string,
+    signal?: AbortSignal,
   ): Promise<Record<string, unknown> | undefined> {
     const { GetResourceCommand } = cc();
     const out = await this.call(logicalId, resourceType, identifier, () =>
-      this.client().send(new GetResourceCommand({ TypeName: resourceType, Identifier: identifier })),
+      this.client().send(new GetResourceCommand({ TypeName: resourceType, Identifier: identifier }), {
+        abortSignal: signal,
+      }),
     );
     const text = out.ResourceDescription?.Properties;
     return text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
@@ -320,11 +386,28 @@ export class CloudControlProvider implements ResourceProvider {
         },
       );
     }
-    if (name === 'AlreadyExistsException') {
+    if (name === 'ClientTokenConflictException') {
       return new ProvisioningError(
+        `${logicalId} (${resourceType}): Cloud Control refused the request because its ClientToken was already used for a different request (${(err as Error).message}).`,
+        {
+          code: 'CLIENT_TOKEN_CONFLICT',
+          cause: err,
+          resource,
+          remedy:
+            'The operation an interrupted run announced differs from the one sent now (a secret it references may have changed). Check the resource in AWS, then re-run.',
+        },
+      );
+    }
+    if (name === 'ConcurrentOperationException') {
+      return new ProvisioningError(
+        `${logicalId} (${resourceType}): another Cloud Control operation is in progress on ${physicalId ?? 'the resource'} (${(err as Error).message}).`,
+        { code: 'CONCURRENT_OPERATION', cause: err, resource, retryable: true },
+      );
+    }
+    if (name === 'AlreadyExistsException') {
+      return new ResourceExistsError(
         `${logicalId} (${resourceType}) already exists: ${(err as Error).message}`,
         {
-          code: 'RESOURCE_ALREADY_EXISTS',
           cause: err,
           resource,
         },
@@ -333,13 +416,16 @@ export class CloudControlProvider implements ResourceProvider {
     return err;
   }
 
-  /** Polls the request until it settles; returns the SUCCESS event or throws. */
+  /**
+   * Polls the request until it settles; returns the SUCCESS event or throws. When
+   * `signal` aborts, the request is cancelled (best effort) and the abort is thrown:
+   * the outcome is in doubt until a later run reads the request again.
+   */
   private async waitFor(
     initial: { ProgressEvent?: ProgressEvent },
     logicalId: string,
     resourceType: string,
     physicalId: string | undefined,
-    /** Not passed yet: abandoning a wait must first record the request (crash-safe deploys). */
     signal?: AbortSignal,
   ): Promise<ProgressEvent> {
     const { GetResourceRequestStatusCommand } = cc();
@@ -360,6 +446,7 @@ export class CloudControlProvider implements ResourceProvider {
             `Cloud Control returned no request token for ${logicalId} (${resourceType}).`,
             {
               resource: { logicalId, resourceType, physicalId },
+              inDoubt: true,
             },
           );
         }
@@ -368,18 +455,34 @@ export class CloudControlProvider implements ResourceProvider {
             `${logicalId} (${resourceType}): Cloud Control request ${event.RequestToken} did not finish within ${Math.round(ticket.timeoutMs / 60_000)} minutes, the handler timeout.`,
             {
               resource: { logicalId, resourceType, physicalId },
-              remedy: 'Check the resource in the AWS console, then re-run.',
+              inDoubt: true,
+              remedy: 'Check the resource in the AWS console, then re-run: cdkd reads the request again.',
             },
           );
         }
-        await ticket.next(event.RetryAfter, signal);
         const token = event.RequestToken;
         try {
-          const out = await this.client().send(new GetResourceRequestStatusCommand({ RequestToken: token }));
+          await ticket.next(event.RetryAfter, signal);
+          if (signal?.aborted) throw signal.reason ?? abortError();
+          const out = await this.client().send(new GetResourceRequestStatusCommand({ RequestToken: token }), {
+            abortSignal: signal,
+          });
           event = out.ProgressEvent ?? {};
           ticket.answered(event.OperationStatus);
         } catch (err) {
-          // A check that went unanswered (throttled past the SDK's retries, say) is not the request failing.
+          if (signal?.aborted) {
+            await this.cancel(token, logicalId);
+            throw new ProvisioningError(
+              `${logicalId} (${resourceType}): stopped waiting for Cloud Control request ${token} (cancelled).`,
+              {
+                resource: { logicalId, resourceType, physicalId },
+                inDoubt: true,
+                cause: signal.reason ?? err,
+              },
+            );
+          }
+          // A check that went unanswered (throttled past the SDK's retries, say) is not the request
+          // failing; after too many the outcome is in doubt (transient), and the next run reads it again.
           if (!isTransientAwsError(err) || ticket.consecutiveUnanswered + 1 >= MAX_UNANSWERED_CHECKS) {
             throw this.translate(err, logicalId, resourceType, physicalId);
           }
@@ -392,33 +495,60 @@ export class CloudControlProvider implements ResourceProvider {
     }
   }
 
+  /** Asks Cloud Control to cancel a request; a request that finished meanwhile cannot be, which is fine. */
+  private async cancel(requestToken: string, logicalId: string): Promise<void> {
+    const { CancelResourceRequestCommand } = cc();
+    try {
+      await this.client().send(new CancelResourceRequestCommand({ RequestToken: requestToken }), {
+        abortSignal: AbortSignal.timeout(5000),
+      });
+      this.ctx.logger.debug(`${logicalId}: cancelled Cloud Control request ${requestToken}.`);
+    } catch (err) {
+      this.ctx.logger.debug(
+        `${logicalId}: could not cancel Cloud Control request ${requestToken}: ${(err as Error)?.name ?? err}`,
+      );
+    }
+  }
+
   private failure(
     event: ProgressEvent,
     logicalId: string,
     resourceType: string,
     physicalId?: string,
   ): ProvisioningError {
-    const code = event.ErrorCode ?? 'GeneralServiceException';
+    const code =
+      event.ErrorCode ??
+      (event.OperationStatus === 'CANCEL_COMPLETE' ? 'Cancelled' : 'GeneralServiceException');
     const verb = event.Operation?.toLowerCase() ?? 'provision';
-    const error = new ProvisioningError(
-      `Failed to ${verb} ${logicalId} (${resourceType}) through Cloud Control: ${code}: ${event.StatusMessage ?? 'no message'}`,
-      {
-        code:
-          code === 'NotFound'
-            ? 'RESOURCE_NOT_FOUND'
-            : code === 'AlreadyExists'
-              ? 'RESOURCE_ALREADY_EXISTS'
-              : 'PROVISIONING_ERROR',
-        resource: { logicalId, resourceType, physicalId },
-        retryable: RETRYABLE_HANDLER_ERRORS.has(code),
+    const isCreate = event.Operation === 'CREATE';
+    // A create that failed after its handler reported an identifier made that resource; not
+    // AlreadyExists, whose identifier names the resource the create collided with.
+    const createdPhysicalId =
+      isCreate && event.Identifier && code !== 'AlreadyExists' ? event.Identifier : undefined;
+    const message = `Failed to ${verb} ${logicalId} (${resourceType}) through Cloud Control: ${code}: ${event.StatusMessage ?? 'no message'}`;
+    const options = {
+      cause: undefined,
+      resource: { logicalId, resourceType, physicalId: physicalId ?? createdPhysicalId },
+      retryable:
+        !createdPhysicalId &&
+        RETRYABLE_HANDLER_ERRORS.has(code) &&
+        !(isCreate && NOT_RETRYABLE_FOR_CREATE.has(code)),
+      ...(createdPhysicalId ? { createdPhysicalId } : {}),
+      remedy: createdPhysicalId
+        ? `The create made ${createdPhysicalId} before it failed; cdkd keeps it in state and deletes it in the cleanup of the next successful deploy (or on destroy).`
+        : undefined,
+    };
+    if (code === 'AlreadyExists') {
+      return new ResourceExistsError(message, {
+        ...options,
         remedy:
-          code === 'AlreadyExists'
-            ? 'A resource with the same name already exists: rename it in the app, or delete the existing one.'
-            : undefined,
-      },
-    );
-    this.settledFailures.add(error);
-    return error;
+          'A resource with the same name already exists: rename it in the app, or delete the existing one.',
+      });
+    }
+    return new ProvisioningError(message, {
+      ...options,
+      code: code === 'NotFound' ? 'RESOURCE_NOT_FOUND' : 'PROVISIONING_ERROR',
+    });
   }
 }
 
@@ -431,4 +561,10 @@ function isNotFound(err: unknown): boolean {
     (err as { code?: string })?.code === 'RESOURCE_NOT_FOUND' ||
     (err as Error)?.name === 'ResourceNotFoundException'
   );
+}
+
+function abortError(): Error {
+  const err = new Error('The operation was aborted');
+  err.name = 'AbortError';
+  return err;
 }

@@ -101,6 +101,7 @@ export function buildCreateContext(input: {
   region: string;
   logicalId: string;
   idempotencyToken: string;
+  attempt?: number;
   signal?: AbortSignal;
 }): CreateContext {
   const { stackName, region, logicalId, idempotencyToken, signal } = input;
@@ -108,6 +109,7 @@ export function buildCreateContext(input: {
     stackName,
     region,
     idempotencyToken,
+    attempt: input.attempt ?? 0,
     ...(signal ? { signal } : {}),
     generatePhysicalName: (options) => generatePhysicalName(stackName, logicalId, idempotencyToken, options),
     ownership: ownershipFor(stackName, logicalId, idempotencyToken),

@@ -8,11 +8,10 @@
  * Writes are optimistic: `If-Match` the ETag read (`If-None-Match: *` when
  * creating), re-read and re-apply on a conflict, up to 5 retries with backoff.
  */
-import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Logger } from '../util/io-host';
 import { backoffDelay, sleep as defaultSleep } from '../util/retry';
 import { describeAwsError, isConditionalConflict, isNoSuchKey, isPreconditionFailed } from './s3-errors';
-import { getObjectText } from './state-backend';
+import { getObjectText, putObjectText } from './state-backend';
 import type { S3StateBackend } from './state-backend';
 import type { StateBucket } from './state-bucket';
 import { importableOutputKeys } from './types';
@@ -185,15 +184,10 @@ export class ExportsIndexStore {
 
   private async write(region: string, index: ExportsIndex, etag: string | undefined): Promise<void> {
     const client = await this.bucket.client();
-    await client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket.name,
-        Key: this.key(region),
-        Body: JSON.stringify(index, null, 2),
-        ContentType: 'application/json',
-        ...(etag ? { IfMatch: etag } : { IfNoneMatch: '*' }),
-      }),
-    );
+    // A write whose reply was lost is confirmed by reading it back, not redone.
+    await putObjectText(client, this.bucket.name, this.key(region), JSON.stringify(index, null, 2), {
+      condition: etag ? { IfMatch: etag } : { IfNoneMatch: '*' },
+    });
   }
 
   /** The index as the region's state files describe it; a duplicate export warns and the newest record wins. */

@@ -15,6 +15,7 @@ import type { StackRef } from './state-backend';
 import type { StateStore } from './state-store';
 import { STATE_SCHEMA_VERSION } from './types';
 import type { StackState } from './types';
+import { readStackStateView, viewState } from './wal-replay';
 
 /** The lock of a stack as shown to users. */
 export interface LockSummary {
@@ -149,6 +150,8 @@ export interface StackViewMeta {
   key: string;
   sourceVersion: number;
   legacy: boolean;
+  /** Write-ahead log segments not folded into state.json yet (an interrupted run's). */
+  unfoldedSegments?: number;
 }
 
 /**
@@ -162,16 +165,24 @@ export async function loadStackView(
   region: string,
   options: { nested?: boolean; meta?: Map<StackView, StackViewMeta> } = {},
 ): Promise<StackView> {
-  const record = await store.backend.getState(stackName, region);
-  if (!record) throw noState(store, stackName, region);
+  const replayed = await readStackStateView(store.backend, store.wal, stackName, region);
+  const record = replayed.record;
+  // What S3 holds now: the record with the write-ahead log an interrupted run left replayed on top.
+  const state = viewState(replayed);
+  if (!state) throw noState(store, stackName, region);
   const view: StackView = {
-    state: record.state,
+    state,
     lock: toLockSummary(await store.locks.readLock(stackName, region)),
   };
-  options.meta?.set(view, { key: record.key, sourceVersion: record.sourceVersion, legacy: record.legacy });
+  options.meta?.set(view, {
+    key: record?.key ?? store.bucket.keys.stateKey(stackName, region),
+    sourceVersion: record?.sourceVersion ?? STATE_SCHEMA_VERSION,
+    legacy: record?.legacy ?? false,
+    unfoldedSegments: replayed.replay.applied.length,
+  });
   if (options.nested) {
     view.children = [];
-    for (const [logicalId, resource] of Object.entries(record.state.resources)) {
+    for (const [logicalId, resource] of Object.entries(state.resources)) {
       if (resource.resourceType !== 'AWS::CloudFormation::Stack') continue;
       const child = nestedStackName(stackName, logicalId);
       if (!(await store.backend.getState(child, region))) {
@@ -258,8 +269,15 @@ export async function orphanStack(
     });
   try {
     const record = await store.backend.getState(stackName, region);
-    if (!record) throw noState(store, stackName, region);
-    await store.backend.deleteState(stackName, region, record.etag);
+    const segments = await store.wal.list(stackName, region);
+    if (!record && segments.length === 0) throw noState(store, stackName, region);
+    if (record) await store.backend.deleteState(stackName, region, record.etag);
+    // The write-ahead log belongs to the record: an orphaned stack leaves nothing to settle.
+    const left = await store.wal.remove(segments);
+    if (left.length)
+      store.logger.warn(
+        `Could not delete ${left.length} write-ahead log segment(s) of ${stackName}: ${left.join(', ')}`,
+      );
 
     const client = await store.bucket.client();
     const journalKey = store.bucket.keys.journalKey(stackName, region);
@@ -280,7 +298,13 @@ export async function orphanStack(
     const children = (await store.backend.listStacks())
       .filter((r) => r.region === region && r.stackName.startsWith(nestedStackName(stackName, '')))
       .map((r) => r.stackName);
-    return { stackName, region, stateKey: record.key, journalRemoved, remainingChildren: children };
+    return {
+      stackName,
+      region,
+      stateKey: record?.key ?? store.bucket.keys.stateKey(stackName, region),
+      journalRemoved,
+      remainingChildren: children,
+    };
   } finally {
     await lock.release();
   }
@@ -307,12 +331,24 @@ export interface ForceUnlockResult {
  * Removes a stack's lock whoever holds it. The region is `explicit`, else the
  * only region the stack is locked in, else `preferred`.
  */
+/** A lock about to be removed by {@link forceUnlockStack}. */
+export interface ForceUnlockCandidate {
+  region: string;
+  lock: LockSummary;
+}
+
+/**
+ * Removes a stack's lock. A lock that has not expired is removed only when
+ * `confirmLive` agrees (the command asks on a terminal, or has `--force`):
+ * otherwise `'cancelled'` and the lock stays.
+ */
 export async function forceUnlockStack(
   store: StateStore,
   stackName: string,
   explicit?: string,
   preferred?: string,
-): Promise<ForceUnlockResult> {
+  confirmLive: (candidate: ForceUnlockCandidate) => Promise<boolean> = async () => true,
+): Promise<ForceUnlockResult | 'cancelled'> {
   let region = explicit;
   if (!region) {
     const locked = await lockedRegionsOf(store, stackName);
@@ -324,6 +360,9 @@ export async function forceUnlockStack(
       });
     } else region = preferred ?? store.factory.region;
   }
+  const current = await store.locks.readLock(stackName, region);
+  if (current && !current.expired && !(await confirmLive({ region, lock: toLockSummary(current)! })))
+    return 'cancelled';
   const removed = await store.locks.forceUnlock(stackName, region);
   return { stackName, region, removed: toLockSummary(removed) };
 }

@@ -5,6 +5,7 @@
  * {prefix}/{stack}/{region}/state.json             region-scoped state (schema v2+)
  * {prefix}/{stack}/{region}/lock.json              the stack lock
  * {prefix}/{stack}/{region}/rollback-journal.json  transient rollback journal
+ * {prefix}/{stack}/{region}/wal/{seq}.json         write-ahead log segments (transient)
  * {prefix}/{stack}/state.json                      legacy v1 state (read path only)
  * {prefix}/{stack}/lock.json                       legacy v1 lock
  * {prefix}/_index/{region}/exports.json            exports index (derived view)
@@ -19,6 +20,10 @@ import { ValidationError } from '../util/errors';
 export const STATE_FILE = 'state.json';
 export const LOCK_FILE = 'lock.json';
 export const JOURNAL_FILE = 'rollback-journal.json';
+/** The folder of a stack's write-ahead log segments. */
+export const WAL_DIR = 'wal';
+/** Digits of a segment number in its key, so keys sort in segment order. */
+const WAL_SEQ_DIGITS = 10;
 export const INDEX_DIR = '_index';
 export const BOOTSTRAP_MARKER_PREFIX = 'cdkd-bootstrap/';
 export const CUSTOM_RESOURCE_RESPONSE_PREFIX = 'custom-resource-responses/';
@@ -61,6 +66,22 @@ export class StateKeys {
 
   journalKey(stackName: string, region: string): string {
     return this.join(checkStackName(stackName), checkRegion(region), JOURNAL_FILE);
+  }
+
+  /** The folder of a stack's write-ahead log, with a trailing slash. */
+  walPrefix(stackName: string, region: string): string {
+    return this.join(checkStackName(stackName), checkRegion(region), WAL_DIR) + '/';
+  }
+
+  /** The key of write-ahead log segment `seq`. */
+  walSegmentKey(stackName: string, region: string, seq: number): string {
+    return `${this.walPrefix(stackName, region)}${String(seq).padStart(WAL_SEQ_DIGITS, '0')}.json`;
+  }
+
+  /** The segment number of a key under {@link walPrefix}, or undefined for any other key. */
+  walSegmentSeq(key: string): number | undefined {
+    const m = /\/wal\/(\d+)\.json$/.exec(key);
+    return m ? Number(m[1]) : undefined;
   }
 
   legacyStateKey(stackName: string): string {

@@ -8,10 +8,21 @@
  *   processes reaping the same lock cannot both win, and the takeover is
  *   reported at warn naming the previous owner. A live lock is retried a few
  *   times, each time reporting the holder and its deadline.
+ * - Expiry is judged by S3's clock when the lock records its TTL (`ttlMs`): the
+ *   lock is expired when S3 last wrote it more than a TTL ago (`Last-Modified`
+ *   against the response's `Date`), so clock skew between machines cannot hand
+ *   a live lock to another process. A lock without `ttlMs` (the reference
+ *   tool's) is judged by its `expiresAt`, and only after it has also been silent
+ *   longer than a renewal interval by S3's clock.
+ * - A write of the lock whose reply was lost (acquire, renewal) is recognised by
+ *   reading the lock back: the stored body is exactly what this process sent.
  * - Renewal: while held, `expiresAt` is pushed forward every min(2 min, TTL/4)
  *   with `PutObject If-Match` the ETag this process last wrote, so a process that
  *   lost the lock cannot resurrect it. A 412 is checked against what this
  *   process wrote (a lost response leaves the cached ETag one write behind).
+ * - Losing the lock stops the work: {@link StackLock.signal} aborts when a
+ *   renewal finds another owner (or no lock), or when renewals kept failing until
+ *   one renewal interval before others could judge the lock expired.
  * - Release: `DeleteObject If-Match` that ETag, so a process never deletes a lock
  *   another process took over. Release never throws; it warns.
  * - Every delete of the lock key purges its noncurrent versions (the bucket is
@@ -33,7 +44,7 @@ import {
   isNoSuchKey,
   isPreconditionFailed,
 } from './s3-errors';
-import { getObjectText } from './state-backend';
+import { getObjectText, putObjectText } from './state-backend';
 import type { StateBucket } from './state-bucket';
 import type { LockInfo } from './types';
 
@@ -51,6 +62,41 @@ export function renewalIntervalMs(ttlMs: number): number {
 export function isLockExpired(info: Pick<LockInfo, 'expiresAt'> | undefined, now: number): boolean {
   const expiresAt = info?.expiresAt;
   return typeof expiresAt !== 'number' || !Number.isFinite(expiresAt) || expiresAt <= now;
+}
+
+/**
+ * S3 reports `Last-Modified` and `Date` to the second: an age measured from them
+ * can be short by up to this much, so expiry waits for it on top of the TTL.
+ */
+export const S3_CLOCK_RESOLUTION_MS = 1000;
+/** Without S3's clock, a deadline written by another machine is trusted only this much late. */
+export const CLOCK_SKEW_MARGIN_MS = 60 * 1000;
+
+/** S3's view of a lock object: when it was written and what time it is, by S3's clock. */
+export interface LockObjectTimes {
+  lastModified?: Date;
+  serverTime?: Date;
+}
+
+/**
+ * Whether a lock may be taken over. With S3's clock (`times`): a lock that
+ * records its TTL is expired once S3 last wrote it more than that TTL ago;
+ * one that does not (the reference tool's) once its own `expiresAt` has passed
+ * and S3 has not seen a renewal for longer than the renewal interval. Without
+ * S3's clock: `expiresAt` plus a skew margin. A non-finite `expiresAt` is expired.
+ */
+export function judgeLockExpired(info: Partial<LockInfo>, now: number, times: LockObjectTimes = {}): boolean {
+  const expiresAt = info.expiresAt;
+  if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) return true;
+  const { lastModified, serverTime } = times;
+  if (lastModified && serverTime) {
+    const age = serverTime.getTime() - lastModified.getTime();
+    const ttl = info.ttlMs;
+    if (typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0)
+      return age >= ttl + S3_CLOCK_RESOLUTION_MS;
+    return expiresAt <= now && age >= MAX_RENEWAL_INTERVAL_MS + S3_CLOCK_RESOLUTION_MS;
+  }
+  return expiresAt + CLOCK_SKEW_MARGIN_MS <= now;
 }
 
 /** `user@hostname:pid`, the owner string of this process. */
@@ -79,8 +125,18 @@ export interface CurrentLock {
   info: Partial<LockInfo>;
   etag: string;
   key: string;
+  /** The stored body, as written. */
+  body: string;
   /** Judged expired at the time of reading. */
   expired: boolean;
+  /** How long ago S3 stored it, by S3's clock, when known. */
+  serverAgeMs?: number;
+}
+
+function serverAge(times: LockObjectTimes): number | undefined {
+  return times.lastModified && times.serverTime
+    ? times.serverTime.getTime() - times.lastModified.getTime()
+    : undefined;
 }
 
 export interface LockManagerOptions {
@@ -163,7 +219,15 @@ export class LockManager {
     const obj = await getObjectText(await this.bucket.client(), this.bucket.name, key);
     if (!obj) return undefined;
     const info = parseLockInfo(obj.body);
-    return { info, etag: obj.etag, key, expired: isLockExpired(info as LockInfo, this.now()) };
+    const age = serverAge(obj);
+    return {
+      info,
+      etag: obj.etag,
+      key,
+      body: obj.body,
+      expired: judgeLockExpired(info, this.now(), obj),
+      ...(age !== undefined ? { serverAgeMs: age } : {}),
+    };
   }
 
   /**
@@ -185,7 +249,8 @@ export class LockManager {
           info,
           etag: legacy.etag,
           key: legacyKey,
-          expired: isLockExpired(info as LockInfo, this.now()),
+          body: legacy.body,
+          expired: judgeLockExpired(info, this.now(), legacy),
         };
         key = legacyKey;
       }
@@ -219,37 +284,38 @@ export class LockManager {
       timestamp,
       expiresAt: timestamp + this.ttlMs,
       ...(operation ? { operation } : {}),
+      ttlMs: this.ttlMs,
     };
     const body = JSON.stringify(info);
     let tookOver = false;
     let last: CurrentLock | undefined;
+    const hold = (etag: string): AttemptResult => {
+      const lock = new StackLock(
+        {
+          bucket: this.bucket,
+          client,
+          logger: this.logger,
+          now: this.now,
+          ttlMs: this.ttlMs,
+          renewEveryMs: this.renewEveryMs,
+        },
+        { key, stackName, region, info, body, etag, renewedAt: timestamp },
+      );
+      this.held.set(key, lock);
+      return { lock };
+    };
     try {
       // Bounded: a vanished lock is retried at once, an expired one is taken over once.
       for (let round = 0; round < 4; round++) {
         try {
-          const out = await client.send(
-            new PutObjectCommand({
-              Bucket: this.bucket.name,
-              Key: key,
-              Body: body,
-              ContentType: 'application/json',
-              IfNoneMatch: '*',
-            }),
+          // A write whose reply was lost is recognised: the lock then holds exactly our body.
+          const out = await putObjectText(client, this.bucket.name, key, body, {
+            condition: { IfNoneMatch: '*' },
+          });
+          this.logger.debug(
+            `Acquired the lock ${this.bucket.uri(key)} as ${this.owner}${out.confirmed ? ' (reply lost, read back)' : ''}.`,
           );
-          this.logger.debug(`Acquired the lock ${this.bucket.uri(key)} as ${this.owner}.`);
-          const lock = new StackLock(
-            {
-              bucket: this.bucket,
-              client,
-              logger: this.logger,
-              now: this.now,
-              ttlMs: this.ttlMs,
-              renewEveryMs: this.renewEveryMs,
-            },
-            { key, stackName, region, info, body, etag: out.ETag ?? '' },
-          );
-          this.held.set(key, lock);
-          return { lock };
+          return hold(out.etag);
         } catch (err) {
           if (!isPreconditionFailed(err) && !isConditionalConflict(err)) throw err;
         }
@@ -304,11 +370,16 @@ export class LockManager {
   private describeHolder(stackName: string, region: string, held: CurrentLock | undefined): string {
     if (!held) return `Stack ${stackName} (${region}) is locked`;
     const { owner, operation, timestamp, expiresAt } = held.info;
+    const now = this.now();
+    const skewed =
+      !held.expired && typeof expiresAt === 'number' && expiresAt <= now && held.serverAgeMs !== undefined;
     return (
       `Stack ${stackName} (${region}) is locked by ${owner ?? 'an unknown owner'}` +
       `${operation ? ` (operation: ${operation})` : ''}` +
       `${typeof timestamp === 'number' ? ` since ${new Date(timestamp).toISOString()}` : ''}; ` +
-      `the lock expires ${formatDeadline(expiresAt, this.now())} unless its holder renews it`
+      (skewed
+        ? `its deadline ${formatDeadline(expiresAt)} has passed by this machine's clock, but S3 saw it renewed ${Math.round(held.serverAgeMs! / 1000)}s ago, so its holder is alive (the two clocks differ)`
+        : `the lock expires ${formatDeadline(expiresAt, now)} unless its holder renews it`)
     );
   }
 
@@ -346,7 +417,9 @@ interface StackLockContext {
 
 /**
  * A held stack lock. It renews itself in the background until {@link release}.
- * `lost` turns true when another process turned out to hold the lock.
+ * `lost` turns true, and {@link signal} aborts, when the lock can no longer be
+ * trusted: another process holds it, it was removed, or renewals kept failing
+ * until it could expire under this process.
  */
 export class StackLock {
   private etag: string;
@@ -357,6 +430,9 @@ export class StackLock {
   private lostLock = false;
   private released = false;
   private deadlineWarned = false;
+  /** When the last renewal that S3 confirmed was sent, by this process's clock. */
+  private renewedAt: number;
+  private readonly controller = new AbortController();
   /** Bodies written whose outcome is unknown (the response was lost), newest last. */
   private readonly unconfirmed: string[] = [];
 
@@ -368,7 +444,15 @@ export class StackLock {
 
   constructor(
     private readonly ctx: StackLockContext,
-    held: { key: string; stackName: string; region: string; info: LockInfo; body: string; etag: string },
+    held: {
+      key: string;
+      stackName: string;
+      region: string;
+      info: LockInfo;
+      body: string;
+      etag: string;
+      renewedAt: number;
+    },
   ) {
     this.key = held.key;
     this.stackName = held.stackName;
@@ -376,6 +460,7 @@ export class StackLock {
     this.info = held.info;
     this.body = held.body;
     this.etag = held.etag;
+    this.renewedAt = held.renewedAt;
     this.timer = setInterval(() => void this.renew(), ctx.renewEveryMs);
     this.timer.unref();
   }
@@ -389,9 +474,22 @@ export class StackLock {
     return this.info.expiresAt;
   }
 
-  /** True once another process is known to hold this lock: renewal stopped, release will not delete. */
+  /** True once the lock is known lost (see {@link signal}): renewal stopped, release will not delete. */
   get lost(): boolean {
     return this.lostLock;
+  }
+
+  /** Aborts, with a {@link LockError} as its reason, when this process may no longer work under the lock. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /**
+   * When this process must stop at the latest: one renewal interval before a
+   * reader could judge the lock expired (a TTL after the last confirmed renewal).
+   */
+  get stopBy(): number {
+    return this.renewedAt + this.ctx.ttlMs - Math.min(this.ctx.renewEveryMs, this.ctx.ttlMs / 4);
   }
 
   private get bucketName(): string {
@@ -412,7 +510,10 @@ export class StackLock {
 
   /** Pushes `expiresAt` forward now (the timer calls this). Never throws. */
   renew(): Promise<void> {
-    if (this.renewing || this.released || this.lostLock) return this.renewing ?? Promise.resolve();
+    if (this.released || this.lostLock) return this.renewing ?? Promise.resolve();
+    // A renewal that hangs must not hide the deadline.
+    this.checkDeadline(this.ctx.now());
+    if (this.renewing || this.lostLock) return this.renewing ?? Promise.resolve();
     this.renewing = this.renewOnce().finally(() => (this.renewing = undefined));
     return this.renewing;
   }
@@ -431,8 +532,9 @@ export class StackLock {
           ContentType: 'application/json',
           IfMatch: this.etag,
         }),
+        { abortSignal: AbortSignal.timeout(Math.max(1000, this.ctx.renewEveryMs)) },
       );
-      this.adopt(next, body, out.ETag ?? '');
+      this.adopt(next, body, out.ETag ?? '', t);
       return;
     } catch (err) {
       if (!isPreconditionFailed(err) && !isNoSuchKey(err)) {
@@ -441,6 +543,7 @@ export class StackLock {
           `Renewing the lock ${this.uri()} failed (${describeAwsError(err)}); retrying at the next renewal.`,
         );
         this.warnIfDeadlinePassed(t);
+        this.checkDeadline(now());
         return;
       }
     }
@@ -452,19 +555,21 @@ export class StackLock {
     } catch (err) {
       this.logger.debug(`Could not read back the lock ${this.uri()} (${describeAwsError(err)}).`);
       this.warnIfDeadlinePassed(t);
+      this.checkDeadline(now());
       return;
     }
     if (stored && (stored.body === body || this.unconfirmed.includes(stored.body))) {
-      this.adopt(JSON.parse(stored.body) as LockInfo, stored.body, stored.etag);
+      this.adopt(JSON.parse(stored.body) as LockInfo, stored.body, stored.etag, t);
       return;
     }
     this.markLost(stored ? parseLockInfo(stored.body).owner : undefined);
   }
 
-  private adopt(info: LockInfo, body: string, etag: string): void {
+  private adopt(info: LockInfo, body: string, etag: string, sentAt: number): void {
     this.info = info;
     this.body = body;
     this.etag = etag;
+    this.renewedAt = Math.max(this.renewedAt, Math.min(sentAt, info.expiresAt - this.ctx.ttlMs));
     this.unconfirmed.length = 0;
     this.deadlineWarned = false;
   }
@@ -483,13 +588,41 @@ export class StackLock {
     );
   }
 
+  /** Renewals failed for so long that another process could soon take the lock over: stop. */
+  private checkDeadline(t: number): void {
+    if (this.lostLock || this.released || t < this.stopBy) return;
+    this.lostLock = true;
+    this.stopTimer();
+    const reason = new LockError(
+      `Stopped working on ${this.stackName} (${this.region}): the lock ${this.uri()} could not be renewed since ` +
+        `${new Date(this.renewedAt).toISOString()}, and another process may take it over once it has been silent for the lock TTL.`,
+      {
+        code: 'LOCK_LOST',
+        remedy:
+          'Check the network and the access to the state bucket, then re-run: cdkd settles whatever this run left half-done.',
+      },
+    );
+    this.logger.warn(reason.message);
+    this.controller.abort(reason);
+  }
+
   private markLost(newOwner: string | undefined): void {
     this.lostLock = true;
     this.stopTimer();
-    this.logger.warn(
-      `Lost the lock on ${this.stackName} (${this.region}): ${this.uri()} is now ` +
-        `${newOwner ? `held by ${newOwner}` : 'gone (removed by another process)'}. Another process may be operating on this stack.`,
+    const holder = newOwner
+      ? `held by ${newOwner}`
+      : 'gone (removed by another process, e.g. cdkd force-unlock)';
+    const reason = new LockError(
+      `Lost the lock on ${this.stackName} (${this.region}): ${this.uri()} is now ${holder}. Stopped starting new operations.`,
+      {
+        code: 'LOCK_LOST',
+        remedy: newOwner
+          ? `Another cdkd run (${newOwner}) is working on this stack; let it finish, then re-run if needed.`
+          : 'Re-run the command: it takes the lock again and settles whatever this run left half-done.',
+      },
     );
+    this.logger.warn(reason.message);
+    this.controller.abort(reason);
   }
 
   private stopTimer(): void {
@@ -544,16 +677,21 @@ export class StackLock {
       return true;
     } catch (err) {
       if (isNoSuchKey(err)) {
-        this.logger.warn(
-          `The lock ${this.uri()} was already removed by another process (cdkd force-unlock?).`,
-        );
+        // After a retried request the first attempt most likely deleted it (its reply was lost).
+        if (sdkAttempts(err) > 1)
+          this.logger.debug(`Released the lock ${this.uri()} (reply lost; it is gone).`);
+        else
+          this.logger.warn(
+            `The lock ${this.uri()} was already removed by another process (cdkd force-unlock?).`,
+          );
         return true;
       }
       if (isPreconditionFailed(err)) {
         const stored = await getObjectText(this.client, this.bucketName, this.key).catch(() => undefined);
+        if (!stored) return true;
         this.logger.warn(
           `Left the lock ${this.uri()} in place: it is now held by ` +
-            `${stored ? (parseLockInfo(stored.body).owner ?? 'an unknown owner') : 'another process'}, not by this process.`,
+            `${parseLockInfo(stored.body).owner ?? 'an unknown owner'}, not by this process.`,
         );
         return false;
       }
@@ -598,6 +736,12 @@ export class StackLock {
     this.logger.debug(`Released the lock ${this.uri()} (unconditional delete after an ownership check).`);
     return true;
   }
+}
+
+/** How many attempts the SDK made for a failed call (1 when it did not retry). */
+function sdkAttempts(err: unknown): number {
+  const attempts = (err as { $metadata?: { attempts?: unknown } })?.$metadata?.attempts;
+  return typeof attempts === 'number' ? attempts : 1;
 }
 
 function formatDeadline(expiresAt: unknown, now?: number): string {

@@ -13,7 +13,7 @@ import type {
   StateInfo,
 } from './inspect';
 import { outputLines, presentOutputs } from '../ui/outputs';
-import type { ResourceState } from './types';
+import type { DeposedResource, IntentRecord, ResourceState, StackState } from './types';
 
 /** A value as one line: strings as they are, everything else as JSON. */
 export function formatValue(value: unknown): string {
@@ -128,6 +128,10 @@ export function renderStackView(view: StackView, meta?: Map<StackView, StackView
     lines.push(
       `Schema version: ${m.sourceVersion}${m.sourceVersion < s.version ? ` (read as ${s.version}; upgraded on the next write)` : ''}`,
     );
+    if (m.unfoldedSegments)
+      lines.push(
+        `Write-ahead log: ${m.unfoldedSegments} segment(s) an interrupted run left, shown applied; the next deploy or destroy folds them in`,
+      );
   }
   lines.push(`Last modified: ${iso(s.lastModified)}`);
   lines.push(`Lock: ${formatLock(view.lock)}`);
@@ -155,23 +159,66 @@ export function renderStackView(view: StackView, meta?: Map<StackView, StackView
   const resources = Object.entries(s.resources);
   lines.push(`Resources (${resources.length}):`);
   for (const [id, r] of resources) lines.push(...indentBlock(renderResource(id, r), '  '));
+  if (s.deposed?.length) {
+    lines.push(`Deposed, to be deleted by the next deploy or destroy (${s.deposed.length}):`);
+    for (const d of s.deposed)
+      lines.push(
+        ...indentBlock([...renderResource(d.logicalId, d), `  Deposed: ${describeDeposed(d)}`], '  '),
+      );
+  }
+  if (s.pendingIntents?.length) {
+    lines.push(
+      `Pending operations, settled before the next deploy or destroy plans (${s.pendingIntents.length}):`,
+    );
+    for (const i of s.pendingIntents) lines.push(`  ${describeIntent(i)}`);
+  }
   for (const child of view.children ?? []) {
     lines.push('', `Nested stack: ${child.state.stackName}`, ...renderStackView(child, meta));
   }
   return lines;
 }
 
-export function renderResourceTable(resources: Record<string, ResourceState>): string[] {
+/** The resource table: live records, then deposed ones (to be deleted) and operations still pending. */
+export function renderResourceTable(
+  resources: Record<string, ResourceState>,
+  extra: Pick<StackState, 'deposed' | 'pendingIntents'> = {},
+): string[] {
   return table(
     ['LOGICAL ID', 'TYPE', 'PROVISIONED BY', 'PACK', 'PHYSICAL ID'],
-    Object.entries(resources).map(([id, r]) => [
-      id,
-      r.resourceType,
-      formatProvisionedBy(r),
-      formatProviderPack(r),
-      r.physicalId,
-    ]),
+    [
+      ...Object.entries(resources).map(([id, r]) => [
+        id,
+        r.resourceType,
+        formatProvisionedBy(r),
+        formatProviderPack(r),
+        r.physicalId,
+      ]),
+      ...(extra.deposed ?? []).map((d) => [
+        `${d.logicalId} (deposed: ${d.reason === 'failed-create' ? 'failed create' : 'replaced'})`,
+        d.resourceType,
+        formatProvisionedBy(d),
+        formatProviderPack(d),
+        d.physicalId,
+      ]),
+      ...(extra.pendingIntents ?? []).map((i) => [
+        `${i.logicalId} (pending ${i.operation})`,
+        i.resourceType,
+        i.provisionedBy,
+        '-',
+        i.physicalId ?? '-',
+      ]),
+    ],
   );
+}
+
+function describeDeposed(d: DeposedResource): string {
+  const why = d.reason === 'failed-create' ? 'made by a create that failed' : 'the original of a replacement';
+  return `${why}, since ${iso(d.deposedAt)}`;
+}
+
+function describeIntent(i: IntentRecord): string {
+  const target = i.physicalId ? ` ${i.physicalId}` : '';
+  return `${i.operation} ${i.logicalId} (${i.resourceType})${target}, announced ${iso(i.at)} through ${i.provisionedBy}`;
 }
 
 export function renderStateInfo(info: StateInfo): string[] {

@@ -88,6 +88,8 @@ export function parseStackState(body: string, location: StateLocation): ParsedSt
     throw corrupt("'exportNames' holds a value that is not a string");
   }
 
+  checkCdkdFields(raw, corrupt);
+
   const resources: Record<string, ResourceState> = {};
   for (const [logicalId, value] of Object.entries(raw.resources)) {
     if (!isObject(value)) throw corrupt(`resource '${logicalId}' is not an object`);
@@ -130,4 +132,37 @@ export function serializeStackState(state: StackState): string {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The optional fields cdkd adds to the format (lineage, serial, the write-ahead
+ * log watermark, pending intents, deposed records): absent in files of the
+ * reference tool, validated when present.
+ */
+function checkCdkdFields(raw: Record<string, unknown>, corrupt: (reason: string) => Error): void {
+  if (raw.lineage !== undefined && (typeof raw.lineage !== 'string' || raw.lineage === ''))
+    throw corrupt("'lineage' is not a non-empty string");
+  for (const field of ['serial', 'walSeq'] as const) {
+    const v = raw[field];
+    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 0))
+      throw corrupt(`'${field}' is not a whole number`);
+  }
+  const strings = (entry: unknown, fields: string[], what: string): void => {
+    if (!isObject(entry)) throw corrupt(`${what} is not an object`);
+    for (const f of fields) {
+      if (typeof entry[f] !== 'string' || entry[f] === '') throw corrupt(`${what} has no '${f}' string`);
+    }
+  };
+  if (raw.pendingIntents !== undefined) {
+    if (!Array.isArray(raw.pendingIntents)) throw corrupt("'pendingIntents' is not an array");
+    raw.pendingIntents.forEach((i, n) =>
+      strings(i, ['id', 'operation', 'logicalId', 'resourceType', 'token'], `pending intent ${n}`),
+    );
+  }
+  if (raw.deposed !== undefined) {
+    if (!Array.isArray(raw.deposed)) throw corrupt("'deposed' is not an array");
+    raw.deposed.forEach((d, n) =>
+      strings(d, ['logicalId', 'key', 'physicalId', 'resourceType'], `deposed ${n}`),
+    );
+  }
 }

@@ -51,11 +51,17 @@ export interface SaveStateResult {
   /** Bytes written. */
   bytes: number;
   key: string;
+  versionId?: string;
 }
 
 export interface ObjectBody {
   body: string;
   etag: string;
+  versionId?: string;
+  /** When S3 stored this version (S3's clock, second precision). */
+  lastModified?: Date;
+  /** S3's clock when it answered (the response's `Date` header), when known. */
+  serverTime?: Date;
 }
 
 /** Reads an object's body and ETag; undefined when the key does not exist. */
@@ -63,14 +69,108 @@ export async function getObjectText(
   client: S3Client,
   bucket: string,
   key: string,
+  options: { abortSignal?: AbortSignal } = {},
 ): Promise<ObjectBody | undefined> {
+  const command = new GetObjectCommand({ Bucket: bucket, Key: key });
+  let serverTime: Date | undefined;
+  // The Date header is not part of the modelled output; read it from the raw response.
+  command.middlewareStack.add(
+    (next) => async (args) => {
+      const out = await next(args);
+      const date = (out.response as { headers?: Record<string, string> } | undefined)?.headers?.date;
+      const parsed = date ? new Date(date) : undefined;
+      if (parsed && !Number.isNaN(parsed.getTime())) serverTime = parsed;
+      return out;
+    },
+    { step: 'deserialize', name: 'cdkdServerTime' },
+  );
   try {
-    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const out = await client.send(command, { abortSignal: options.abortSignal });
     const body = (await out.Body?.transformToString('utf-8')) ?? '';
-    return { body, etag: out.ETag ?? '' };
+    return {
+      body,
+      etag: out.ETag ?? '',
+      ...(out.VersionId && out.VersionId !== 'null' ? { versionId: out.VersionId } : {}),
+      ...(out.LastModified ? { lastModified: out.LastModified } : {}),
+      ...(serverTime ? { serverTime } : {}),
+    };
   } catch (err) {
     if (isNoSuchKey(err)) return undefined;
     throw err;
+  }
+}
+
+/** A conditional write's condition: `If-Match` an ETag, or `If-None-Match: *` (create only). */
+export type WriteCondition = { IfMatch: string } | { IfNoneMatch: '*' } | Record<string, never>;
+
+export interface PutTextOptions {
+  condition?: WriteCondition;
+  /** Also retry S3's 409 ConditionalRequestConflict, as AWS advises for conditional writes. */
+  retryConflicts?: boolean;
+  abortSignal?: AbortSignal;
+}
+
+/** A write that landed: its ETag and version, and whether it was confirmed by reading it back. */
+export interface PutTextResult {
+  etag: string;
+  versionId?: string;
+  /** The reply was lost; the stored body was read back and is ours. */
+  confirmed: boolean;
+}
+
+/**
+ * The one way cdkd writes a small JSON object to the state bucket: PutObject with
+ * its condition, and when it fails in a way that may hide a write that landed
+ * (the SDK retried a request whose reply was lost and met our own write with a
+ * 412, a 409, a 5xx after the write), reads the key back and adopts the write
+ * when the stored body is exactly ours. Otherwise throws the original error.
+ */
+export async function putObjectText(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  body: string,
+  options: PutTextOptions = {},
+): Promise<PutTextResult> {
+  const send = () =>
+    client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: body,
+        ContentType: 'application/json',
+        ...options.condition,
+      }),
+      { abortSignal: options.abortSignal },
+    );
+  try {
+    const out = await (options.retryConflicts ? withRetry(send, { isRetryable: retryConditional }) : send());
+    return { etag: out.ETag ?? '', ...(out.VersionId ? { versionId: out.VersionId } : {}), confirmed: false };
+  } catch (err) {
+    const own = await readBackOwnWrite(client, bucket, key, body);
+    if (own)
+      return { etag: own.etag, ...(own.versionId ? { versionId: own.versionId } : {}), confirmed: true };
+    throw err;
+  }
+}
+
+/**
+ * After a write whose outcome is unknown — a 412 or 409 on a request the SDK
+ * retried, a 5xx, a dropped connection — reads the key back: the stored object
+ * when its body is exactly what this process sent (the write landed and only its
+ * reply was lost), undefined otherwise. A failed read counts as "not ours".
+ */
+export async function readBackOwnWrite(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  body: string,
+): Promise<ObjectBody | undefined> {
+  try {
+    const stored = await getObjectText(client, bucket, key);
+    return stored && stored.body === body ? stored : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -145,29 +245,23 @@ export class S3StateBackend {
     const legacyEtag = this.legacyReads.get(id);
     const migrating = expectedEtag !== undefined && expectedEtag === legacyEtag;
     // A migrating save creates the region-scoped key: nothing may be there yet.
-    const condition =
+    const condition: WriteCondition =
       expectedEtag === undefined || migrating ? { IfNoneMatch: '*' } : { IfMatch: expectedEtag };
 
     let etag: string;
+    let versionId: string | undefined;
     try {
-      const out = await withRetry(
-        () =>
-          client.send(
-            new PutObjectCommand({
-              Bucket: this.bucket.name,
-              Key: key,
-              Body: body,
-              ContentType: 'application/json',
-              ...condition,
-            }),
-          ),
-        { isRetryable: retryConditional },
-      );
-      etag = out.ETag ?? '';
+      const out = await putObjectText(client, this.bucket.name, key, body, {
+        condition,
+        retryConflicts: true,
+      });
+      if (out.confirmed)
+        this.logger.debug(`Saved ${this.bucket.uri(key)} (the reply was lost; read back and confirmed).`);
+      etag = out.etag;
+      versionId = out.versionId;
     } catch (err) {
-      if (isPreconditionFailed(err) || isNoSuchKey(err) || isConditionalConflict(err)) {
+      if (isPreconditionFailed(err) || isNoSuchKey(err) || isConditionalConflict(err))
         throw this.conflict(stackName, region, key, expectedEtag === undefined || migrating, err);
-      }
       throw err;
     }
 
@@ -175,7 +269,7 @@ export class S3StateBackend {
       this.legacyReads.delete(id);
       await this.deleteLegacyKey(client, stackName, legacyEtag, key);
     }
-    return { etag, bytes: Buffer.byteLength(body), key };
+    return { etag, bytes: Buffer.byteLength(body), key, ...(versionId ? { versionId } : {}) };
   }
 
   /**

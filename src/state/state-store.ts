@@ -1,7 +1,7 @@
 /**
  * Wires the state services for one invocation from the resolved configuration:
  * the client factory, the state bucket (name + region + client, shared), the
- * state backend, the lock manager and the exports index.
+ * state backend, the lock manager, the exports index and the write-ahead logs.
  */
 import { AwsClientFactory } from '../config/aws-clients';
 import type { CdkdConfig } from '../config/config';
@@ -11,6 +11,7 @@ import { LockManager } from './lock-manager';
 import { S3StateBackend } from './state-backend';
 import { resolveStateBucket } from './state-bucket';
 import type { StateBucket } from './state-bucket';
+import { WriteAheadLogStore } from './write-ahead-log';
 
 export interface StateStore {
   factory: AwsClientFactory;
@@ -18,6 +19,8 @@ export interface StateStore {
   backend: S3StateBackend;
   locks: LockManager;
   exportsIndex: ExportsIndexStore;
+  /** The stacks' write-ahead logs. */
+  wal: WriteAheadLogStore;
   logger: Logger;
 }
 
@@ -78,5 +81,6 @@ export async function openStateStore(options: OpenStateStoreOptions): Promise<St
     owner: options.lockOwner,
   });
   const exportsIndex = new ExportsIndexStore(bucket, backend, { logger });
-  return { factory, bucket, backend, locks, exportsIndex, logger };
+  const wal = new WriteAheadLogStore(bucket, logger);
+  return { factory, bucket, backend, locks, exportsIndex, wal, logger };
 }

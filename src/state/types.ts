@@ -55,6 +55,77 @@ export interface StateOutputReadEntry {
   outputName: string;
 }
 
+/**
+ * cdkd addition (optional, ignored by the reference tool): a resource no longer
+ * under its logical id that still exists in AWS and must be deleted — the
+ * original of a replacement (Terraform's "deposed" object), or what a create
+ * made before it failed. Kept in state until its delete succeeds; every deploy
+ * and destroy retries it.
+ */
+export interface DeposedResource extends ResourceState {
+  /** The logical id it was deployed under. */
+  logicalId: string;
+  /** Unique among the stack's deposed records: `<logicalId>~<n>`. */
+  key: string;
+  /** `replaced`: the original of a replacement. `failed-create`: made by a create that then failed. */
+  reason: 'replaced' | 'failed-create';
+  /** When it was deposed, Unix ms. */
+  deposedAt: number;
+}
+
+/** The operation an intent announces. */
+export type IntentOperation = 'create' | 'update' | 'delete';
+
+/**
+ * cdkd addition: an operation announced in the write-ahead log before its AWS
+ * call. While it has no outcome it is "in doubt": the next run settles it
+ * before planning (re-issues it with the same token and adopts the result).
+ */
+export interface IntentRecord {
+  /** `<lineage>:<segment>.<index>`, unique for the stack's lifetime. */
+  id: string;
+  operation: IntentOperation;
+  logicalId: string;
+  resourceType: string;
+  /** The layer the call goes to. */
+  provisionedBy: ProvisionedBy;
+  /** The idempotency token every attempt of this operation derives its request tokens from. */
+  token: string;
+  /** The latest durable attempt (0 = the first); Cloud Control sends a fresh request token per attempt. */
+  attempt?: number;
+  /** Cloud Control request tokens by attempt, once known (readable for 7 days). */
+  requestTokens?: Record<string, string>;
+  /** Create / update: the exact desired properties sent (secrets as references, as in state). */
+  properties?: Record<string, unknown>;
+  /** Update / delete: the resource addressed. */
+  physicalId?: string;
+  /** Update: the recorded properties the update goes from. */
+  previousProperties?: Record<string, unknown>;
+  /** Delete of a deposed record: its key. */
+  deposedKey?: string;
+  /** What the resulting record carries besides properties and ids (create / update). */
+  recordBase?: Omit<ResourceState, 'physicalId' | 'properties' | 'attributes'>;
+  /** Create that replaces the record under its logical id (REPLACE): the record's physical id. */
+  replaces?: string;
+  /** When it was announced, Unix ms. */
+  at: number;
+}
+
+/**
+ * One change to a stack's record, as the write-ahead log stores it and the
+ * state builder applies it.
+ */
+export type StateMutation =
+  /**
+   * The record under a logical id. `prev` is the physical id the writer saw there
+   * (`null`: none): on replay, a record another writer changed meanwhile is not
+   * overwritten; the incoming resource is deposed instead.
+   */
+  | { op: 'set'; logicalId: string; record: ResourceState; prev?: string | null }
+  | { op: 'remove'; logicalId: string }
+  | { op: 'depose'; entry: DeposedResource }
+  | { op: 'undepose'; key: string };
+
 export interface StackState {
   version: number;
   stackName: string;
@@ -78,6 +149,19 @@ export interface StackState {
   parentRegion?: string;
   /** Unix time in ms. */
   lastModified: number;
+  /**
+   * cdkd addition: a random id given to the record when it is first written and
+   * kept for its lifetime (Terraform's lineage). Intent ids derive from it.
+   */
+  lineage?: string;
+  /** cdkd addition: incremented by every write of state.json. */
+  serial?: number;
+  /** cdkd addition: the last write-ahead-log segment folded into this record. */
+  walSeq?: number;
+  /** cdkd addition: intents that had no outcome when this record was written. */
+  pendingIntents?: IntentRecord[];
+  /** cdkd addition: resources to delete that no logical id holds any more. */
+  deposed?: DeposedResource[];
 }
 
 export interface LockInfo {
@@ -89,6 +173,8 @@ export interface LockInfo {
   expiresAt: number;
   /** e.g. `deploy`, `destroy`. */
   operation?: string;
+  /** cdkd addition: the TTL the holder renews with, in ms (lets a reader judge expiry by S3's clock). */
+  ttlMs?: number;
 }
 
 /**

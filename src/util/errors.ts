@@ -62,18 +62,29 @@ export interface ResourceErrorContext {
  * A provider could not create, update, read or delete a resource.
  * Message should name the AWS error; the resource context is filled in by the engine when absent.
  */
+export interface ProvisioningErrorOptions extends CdkdErrorOptions {
+  resource?: ResourceErrorContext;
+  /** The engine may retry the operation (a handler-level outcome; the SDK already retried transport errors). */
+  retryable?: boolean;
+  /** The create made this resource before it failed: cdkd records it (to delete it), never orphans it. */
+  createdPhysicalId?: string;
+  /** The operation may have taken effect (its outcome is unknown); the next run settles it. */
+  inDoubt?: boolean;
+}
+
 export class ProvisioningError extends CdkdError {
   readonly resource: ResourceErrorContext;
-  /** When false the engine's transient-error retry must not retry this error. */
+  /** When false the engine does not retry this error. */
   readonly retryable: boolean;
+  readonly createdPhysicalId?: string;
+  readonly inDoubt?: boolean;
 
-  constructor(
-    message: string,
-    options: CdkdErrorOptions & { resource?: ResourceErrorContext; retryable?: boolean } = {},
-  ) {
+  constructor(message: string, options: ProvisioningErrorOptions = {}) {
     super(message, { code: 'PROVISIONING_ERROR', ...options });
     this.resource = options.resource ?? {};
     this.retryable = options.retryable ?? false;
+    if (options.createdPhysicalId) this.createdPhysicalId = options.createdPhysicalId;
+    if (options.inDoubt) this.inDoubt = true;
   }
 }
 
@@ -82,11 +93,8 @@ export class ProvisioningError extends CdkdError {
  * (see the plugin API's `ResourceOwnership`). Never adopted; never retried.
  */
 export class ResourceExistsError extends ProvisioningError {
-  constructor(
-    message: string,
-    options: CdkdErrorOptions & { resource?: ResourceErrorContext; retryable?: boolean } = {},
-  ) {
-    super(message, { code: 'RESOURCE_ALREADY_EXISTS', ...options, retryable: false });
+  constructor(message: string, options: ProvisioningErrorOptions = {}) {
+    super(message, { code: 'RESOURCE_ALREADY_EXISTS', ...options, retryable: false, inDoubt: false });
   }
 }
 

@@ -44,8 +44,11 @@ describe('deploy under injected faults', () => {
       cwd: APP,
     });
     expectExit(result);
-    const fired = (await h.emulator.control.faults()).reduce((n, f) => n + f.fired, 0);
-    expect(fired).toBeGreaterThan(0);
+    // The lost replies are counted faults: the emulator drops a fault from its list once its
+    // count runs out, so none left means each one fired (the random ones may all miss on an
+    // app this small, so they prove nothing either way).
+    const counted = (await h.emulator.control.faults()).filter((f) => f.remaining !== undefined);
+    expect(counted).toEqual([]);
 
     const state = await h.readState(STACK);
     const inventory = await h.appInventory();

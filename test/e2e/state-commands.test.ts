@@ -175,7 +175,12 @@ describe('state commands from the built CLI', () => {
     expect(show.state.outputs).toEqual({ Url: 'https://x' });
     expect(show.lock).toEqual(expect.objectContaining({ owner: 'deployer@ci-runner:4242', expired: false }));
 
-    const unlock = await cdkd(['force-unlock', 'App']);
+    // A live lock: without a terminal, only with --force.
+    const refused = await cdkd(['force-unlock', 'App']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/has not expired.*--force/s);
+    expect(await readKey(bucket, `cdkd/App/${REGION}/lock.json`)).toBeDefined();
+    const unlock = await cdkd(['force-unlock', 'App', '--force']);
     expect(unlock.status).toBe(0);
     expect(unlock.stdout).toBe(`Unlocked App (${REGION}).\n`);
     expect(unlock.stderr).toContain('The removed lock was live');

@@ -4,4 +4,5 @@ module.exports = {
   displayName: 'unit',
   rootDir: '../..',
   testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/unit/support/timeout.ts'],
 };

@@ -151,7 +151,6 @@ export class SqsQueuePolicyProvider implements ResourceProvider {
           {
             cause: err,
             resource: { logicalId, resourceType, physicalId: queues[0] },
-            retryable: this.ctx.isTransientError(err),
           },
         );
       }
@@ -199,7 +198,6 @@ export class SqsQueuePolicyProvider implements ResourceProvider {
           {
             cause: err,
             resource: { logicalId, resourceType, physicalId: queueUrl },
-            retryable: this.ctx.isTransientError(err),
           },
         );
       }
@@ -225,7 +223,6 @@ export class SqsQueuePolicyProvider implements ResourceProvider {
         {
           cause: err,
           resource: { logicalId, resourceType, physicalId: queueUrl },
-          retryable: this.ctx.isTransientError(err),
         },
       );
     }

@@ -1,5 +1,13 @@
 /**
  * AWS::SQS::Queue through the SQS API. The physical id is the queue URL.
+ *
+ * Create is idempotent across processes, as the plugin API asks: a queue whose
+ * template gives no name gets a name derived from the create's token
+ * (`generatePhysicalName`), and every queue carries the ownership tags. SQS's
+ * CreateQueue answers an existing queue of the same name and attributes with
+ * its URL, so the queue's tags decide: made by this very create (an earlier
+ * attempt whose reply was lost) is adopted; anything else is refused with
+ * `ResourceExistsError`, never silently taken over.
  */
 import {
   CreateQueueCommand,
@@ -32,11 +40,21 @@ import {
   tagChanges,
   tagMap,
 } from './queue-attributes';
-import { accountFromUrl, generateQueueName, queueNameFromUrl } from './queue-name';
+import { MAX_QUEUE_NAME_LENGTH, accountFromUrl, generateQueueName, queueNameFromUrl } from './queue-name';
 
 import { QUEUE_TYPE } from './resource-types';
 
 export { QUEUE_TYPE };
+
+/** The prefix of the plugin API's ownership tags (`cdkd:stack-name`, `cdkd:logical-id`, `cdkd:token`). */
+const OWNERSHIP_TAG_PREFIX = 'cdkd:';
+
+/** CreateQueue's answer for a name whose queue has other attributes (JSON and query protocol codes). */
+const QUEUE_EXISTS = new Set([
+  'QueueNameExists',
+  'QueueAlreadyExists',
+  'AWS.SimpleQueueService.QueueNameExists',
+]);
 
 /** SQS refuses a queue name for 60 s after a queue of that name is deleted; wait that out. */
 const DELETED_RECENTLY_RETRY = { maxAttempts: 9, baseDelayMs: 4_000, maxDelayMs: 16_000 };
@@ -58,22 +76,32 @@ export class SqsQueueProvider implements ResourceProvider {
     const queueName =
       typeof properties.QueueName === 'string' && properties.QueueName !== ''
         ? properties.QueueName
-        : generateQueueName(context.stackName, logicalId, context.idempotencyToken, fifo);
-    const tags = tagMap(properties.Tags);
+        : (context.generatePhysicalName?.({
+            maxLength: MAX_QUEUE_NAME_LENGTH,
+            extraCharacters: '-_',
+            ...(fifo ? { suffix: '.fifo' } : {}),
+          }) ?? generateQueueName(context.stackName, logicalId, context.idempotencyToken, fifo));
+    const tags = { ...tagMap(properties.Tags), ...(context.ownership?.tags ?? {}) };
     const input = {
       QueueName: queueName,
       Attributes: attributesFromProperties(properties),
       ...(Object.keys(tags).length > 0 ? { tags } : {}),
     };
+    const signal = context.signal;
     let queueUrl: string;
     try {
-      // CreateQueue returns the existing queue for the same name and attributes, so a retry is safe.
-      const out = await this.ctx.retry(() => this.client().send(new CreateQueueCommand(input)), {
-        ...DELETED_RECENTLY_RETRY,
-        isRetryable: (err) => errorName(err) === 'QueueDeletedRecently' || this.ctx.isTransientError(err),
-      });
+      // The SDK retries transport errors; only SQS's "deleted recently" cooldown is waited out here.
+      const out = await this.ctx.retry(
+        () => this.client().send(new CreateQueueCommand(input), { abortSignal: signal }),
+        {
+          ...DELETED_RECENTLY_RETRY,
+          isRetryable: (err) => errorName(err) === 'QueueDeletedRecently' && !signal?.aborted,
+        },
+      );
       queueUrl = out.QueueUrl ?? '';
     } catch (err) {
+      if (QUEUE_EXISTS.has(errorName(err)))
+        throw this.exists(queueName, logicalId, resourceType, 'with other attributes', err);
       throw this.wrap(err, `creating queue ${queueName}`, logicalId, resourceType);
     }
     if (!queueUrl)
@@ -83,7 +111,47 @@ export class SqsQueueProvider implements ResourceProvider {
         logicalId,
         resourceType,
       );
+    if (context.ownership) {
+      // CreateQueue returns an existing queue of the same name and attributes: adopt it only if this create made it.
+      let found: Record<string, string> | undefined;
+      try {
+        found = (
+          await this.client().send(new ListQueueTagsCommand({ QueueUrl: queueUrl }), { abortSignal: signal })
+        ).Tags;
+      } catch (err) {
+        throw this.wrap(err, `reading the tags of queue ${queueUrl}`, logicalId, resourceType, queueUrl);
+      }
+      const verdict = context.ownership.classify(found);
+      if (verdict !== 'same-intent')
+        throw this.exists(
+          queueName,
+          logicalId,
+          resourceType,
+          verdict === 'same-resource'
+            ? 'made by an earlier create of this resource'
+            : 'not made by this stack',
+        );
+    }
     return { physicalId: queueUrl, attributes: this.attributesOf(queueUrl) };
+  }
+
+  /** The queue name is taken by a queue this create did not make. */
+  private exists(
+    queueName: string,
+    logicalId: string,
+    resourceType: string,
+    whose: string,
+    cause?: unknown,
+  ): Error {
+    const ExistsError = this.ctx.errors.ResourceExistsError ?? this.ctx.errors.ProvisioningError;
+    return new ExistsError(
+      `A queue named ${queueName} already exists (${whose}); cdkd does not take it over.`,
+      {
+        ...(cause ? { cause } : {}),
+        resource: { logicalId, resourceType },
+        remedy: `Give ${logicalId} another QueueName, delete the existing queue, or import it into this stack.`,
+      },
+    );
   }
 
   async update(
@@ -106,14 +174,20 @@ export class SqsQueueProvider implements ResourceProvider {
     const fifo = isTrue(properties.FifoQueue) || queueNameFromUrl(physicalId).endsWith('.fifo');
     const attributes = attributesForUpdate(properties, previousProperties, fifo);
     try {
+      const abortSignal = context?.signal;
       if (Object.keys(attributes).length > 0) {
-        await client.send(new SetQueueAttributesCommand({ QueueUrl: physicalId, Attributes: attributes }));
+        await client.send(new SetQueueAttributesCommand({ QueueUrl: physicalId, Attributes: attributes }), {
+          abortSignal,
+        });
       }
+      // The ownership tags are never in the template's tags, so they are kept.
       const { toSet, toRemove } = tagChanges(tagMap(properties.Tags), tagMap(previousProperties.Tags));
       if (toRemove.length > 0)
-        await client.send(new UntagQueueCommand({ QueueUrl: physicalId, TagKeys: toRemove }));
+        await client.send(new UntagQueueCommand({ QueueUrl: physicalId, TagKeys: toRemove }), {
+          abortSignal,
+        });
       if (Object.keys(toSet).length > 0)
-        await client.send(new TagQueueCommand({ QueueUrl: physicalId, Tags: toSet }));
+        await client.send(new TagQueueCommand({ QueueUrl: physicalId, Tags: toSet }), { abortSignal });
     } catch (err) {
       throw this.wrap(err, `updating queue ${physicalId}`, logicalId, resourceType, physicalId);
     }
@@ -129,7 +203,7 @@ export class SqsQueueProvider implements ResourceProvider {
   ): Promise<void> {
     const client = this.client();
     try {
-      await client.send(new DeleteQueueCommand({ QueueUrl: physicalId }));
+      await client.send(new DeleteQueueCommand({ QueueUrl: physicalId }), { abortSignal: context?.signal });
     } catch (err) {
       if (isQueueNotFound(err)) {
         // Only "gone" when we looked in the region the queue was created in.
@@ -162,6 +236,7 @@ export class SqsQueueProvider implements ResourceProvider {
       const properties = propertiesFromAttributes(attrs.Attributes ?? {});
       properties.QueueName = queueNameFromUrl(physicalId);
       properties.Tags = Object.entries(tags.Tags ?? {})
+        .filter(([key]) => !key.startsWith(OWNERSHIP_TAG_PREFIX))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([Key, Value]) => ({ Key, Value }));
       return properties;
@@ -208,10 +283,10 @@ export class SqsQueueProvider implements ResourceProvider {
     if (this.ctx.errors.isCdkdError(err)) return err as Error;
     const name = errorName(err);
     const message = err instanceof Error ? err.message : String(err);
+    // Not retryable: the SDK has already retried transport errors, throttling and 5xx answers.
     return new this.ctx.errors.ProvisioningError(`SQS ${name ? `${name} ` : ''}while ${doing}: ${message}`, {
       cause: err,
       resource: { logicalId, resourceType, physicalId },
-      retryable: this.ctx.isTransientError(err),
     });
   }
 }

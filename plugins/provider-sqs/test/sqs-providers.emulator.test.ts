@@ -9,6 +9,7 @@ import type { ProviderContext } from '@cdkd/plugin-api';
 import { startEmulator } from '../../../test/emulator/src';
 import type { RunningEmulator } from '../../../test/emulator/src';
 import { AwsClientFactory } from '../../../src/config/aws-clients';
+import { buildCreateContext } from '../../../src/provisioning/create-context';
 import { createProviderContext } from '../../../src/provisioning/provider-context';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 import { SqsQueuePolicyProvider } from '../src/queue-policy-provider';
@@ -29,6 +30,8 @@ let policies: SqsQueuePolicyProvider;
 let counter = 0;
 
 const savedEnv = { ...process.env };
+// A project's testTimeout is not applied when jest runs from the repository root: minutes on a loaded machine.
+jest.setTimeout(60_000);
 
 beforeAll(async () => {
   emulator = await startEmulator();
@@ -101,6 +104,67 @@ describe('AWS::SQS::Queue', () => {
     const first = await queues.create('Retried', QUEUE, { VisibilityTimeout: 20 }, context);
     const second = await queues.create('Retried', QUEUE, { VisibilityTimeout: 20 }, context);
     expect(second.physicalId).toBe(first.physicalId);
+  });
+
+  describe('idempotency across processes (the plugin API contract)', () => {
+    /** A create context as cdkd builds it: generated names and ownership tags derived from the token. */
+    const fullContext = (stackName = 'SqsPackTest') =>
+      buildCreateContext({
+        stackName,
+        region: REGION,
+        logicalId: 'Owned',
+        idempotencyToken: `intent-${++counter}`,
+      });
+
+    it('tags the queue with its ownership and adopts it when the same create runs again (another process)', async () => {
+      const context = fullContext();
+      const first = await queues.create('Owned', QUEUE, { VisibilityTimeout: 20 }, context);
+      const tags = (await sqs.send(new ListQueueTagsCommand({ QueueUrl: first.physicalId }))).Tags ?? {};
+      expect(tags).toEqual(expect.objectContaining(context.ownership!.tags));
+      // Another process settling the same intent: a provider instance of its own, the same token.
+      const again = await new SqsQueueProvider(ctx).create(
+        'Owned',
+        QUEUE,
+        { VisibilityTimeout: 20 },
+        context,
+      );
+      expect(again.physicalId).toBe(first.physicalId);
+      expect(first.physicalId.split('/').pop()).toBe(
+        context.generatePhysicalName!({ maxLength: 80, extraCharacters: '-_' }),
+      );
+    });
+
+    it('adopts its own queue when the reply of CreateQueue was lost', async () => {
+      await emulator.control.addFault({ service: 'sqs', operation: 'CreateQueue', mode: 'drop', count: 1 });
+      const created = await queues.create('Owned', QUEUE, { DelaySeconds: 1 }, fullContext());
+      expect(await exists(created.physicalId)).toBe(true);
+    });
+
+    it('refuses a queue of the same name that another stack made, even with identical attributes', async () => {
+      const name = `shared-${++counter}`;
+      const other = await queues.create('Other', QUEUE, { QueueName: name }, fullContext('OtherStack'));
+      const err = await queues
+        .create('Owned', QUEUE, { QueueName: name }, fullContext())
+        .catch((e: unknown) => e as Error & { code?: string });
+      expect(err).toBeInstanceOf(Error);
+      expect((err as { code?: string }).code).toBe('RESOURCE_ALREADY_EXISTS');
+      expect((err as Error).message).toMatch(
+        new RegExp(`queue named ${name} already exists \\(not made by this stack\\)`),
+      );
+      expect(await exists(other.physicalId)).toBe(true);
+    });
+
+    it('refuses a same-named queue with other attributes, or one made without ownership tags', async () => {
+      const name = `untagged-${++counter}`;
+      await queues.create('Plain', QUEUE, { QueueName: name, VisibilityTimeout: 10 }, createContext());
+      for (const props of [
+        { QueueName: name, VisibilityTimeout: 99 },
+        { QueueName: name, VisibilityTimeout: 10 },
+      ]) {
+        const err = await queues.create('Owned', QUEUE, props, fullContext()).catch((e: unknown) => e);
+        expect((err as { code?: string }).code).toBe('RESOURCE_ALREADY_EXISTS');
+      }
+    });
   });
 
   it('creates a named FIFO queue with its FIFO attributes', async () => {

@@ -61,6 +61,7 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
         ioHost: session.ioHost,
         concurrency: config.concurrency,
         signal: session.signal,
+        cancelSignal: session.cancelSignal,
       });
       session.renderer.close();
       if (result.found && !result.complete) throw renderDestroyFailure([result]);

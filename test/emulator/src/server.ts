@@ -4,6 +4,7 @@
  * counts it, applies the configured latency and faults, runs the operation's
  * handler and lets the service's codec write the answer.
  */
+import { emulatorDate } from './core/clock';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseAuth } from './core/auth';
@@ -224,7 +225,10 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 }
 
 function send(res: http.ServerResponse, req: EmulatorRequest, response: EmulatorResponse): void {
-  const headers: Record<string, string | number> = { ...response.headers };
+  const headers: Record<string, string | number> = {
+    date: emulatorDate().toUTCString(),
+    ...response.headers,
+  };
   const noBody = req.method === 'HEAD' || response.status === 204 || response.status === 304;
   if (headers['content-length'] === undefined && response.status !== 204 && response.status !== 304) {
     // A known length keeps the connection alive (HEAD answers included).

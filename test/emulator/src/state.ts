@@ -4,6 +4,7 @@
  * The server, the control API and persistence work on it, and know services
  * only through the module contract (`core/service.ts`).
  */
+import { setClockOffset } from './core/clock';
 import { AccountRegistry, DEFAULT_ACCOUNT } from './core/accounts';
 import { ConsistencySwitches } from './core/consistency';
 import { FaultRegistry } from './core/faults';
@@ -112,6 +113,7 @@ export class EmulatorState {
     this.latencyProfile = { name: 'zero' };
     this.faults.clear();
     this.consistency.reset();
+    setClockOffset(0);
     this.changed();
   }
 

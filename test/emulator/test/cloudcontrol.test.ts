@@ -472,6 +472,20 @@ describe('faults on Cloud Control', () => {
     expect((await settle(retry.ProgressEvent!.RequestToken!)).event.OperationStatus).toBe('SUCCESS');
   });
 
+  test('failWith afterCreate: the create fails after making its resource, and the FAILED event names it', async () => {
+    await ctx.emulator.control.setTypeSettings('AWS::SNS::Topic', {
+      failWith: { errorCode: 'NotStabilized', message: 'did not stabilize', afterCreate: true, count: 1 },
+    });
+    const created = await cc.send(
+      new CreateResourceCommand({ TypeName: 'AWS::SNS::Topic', DesiredState: JSON.stringify({}) }),
+    );
+    const { event } = await settle(created.ProgressEvent!.RequestToken!);
+    expect(event).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'NotStabilized' });
+    expect(event.Identifier).toEqual(expect.stringMatching(/^arn:aws:sns:/));
+    const topics = (await ctx.emulator.control.inventory()).filter((r) => r.type === 'AWS::SNS::Topic');
+    expect(topics.map((t) => t.identifier)).toEqual([event.Identifier]);
+  });
+
   test('a dropped CreateResource reply: the resource exists and the SDK retry sees it', async () => {
     await ctx.emulator.control.addFault({
       service: 'cloudcontrol',

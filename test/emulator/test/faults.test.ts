@@ -89,6 +89,56 @@ describe('fault injection', () => {
     expect(await stored.Body?.transformToString()).toBe('mine');
   });
 
+  test('a fault matches chosen input members: a lost reply on one S3 key only', async () => {
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'PutObject',
+      mode: 'drop',
+      match: { Key: 'stacks/a/state.json' },
+    });
+    const plain = new S3Client({ ...clientConfig(ctx.emulator), maxAttempts: 1 });
+    // Another key is untouched.
+    await plain.send(new PutObjectCommand({ Bucket: 'fault-bucket', Key: 'stacks/b/state.json', Body: 'b' }));
+    await expect(
+      plain.send(new PutObjectCommand({ Bucket: 'fault-bucket', Key: 'stacks/a/state.json', Body: 'a' })),
+    ).rejects.toThrow();
+    // The write took effect although its reply never came.
+    const stored = await s3.send(
+      new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'stacks/a/state.json' }),
+    );
+    expect(await stored.Body?.transformToString()).toBe('a');
+    expect(await ctx.emulator.control.faults()).toEqual([]);
+    plain.destroy();
+  });
+
+  test('error-after applies the write and answers the error anyway', async () => {
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'PutObject',
+      mode: 'error-after',
+      error: 500,
+    });
+    const plain = new S3Client({ ...clientConfig(ctx.emulator), maxAttempts: 1 });
+    await expect(
+      plain.send(new PutObjectCommand({ Bucket: 'fault-bucket', Key: 'k2', Body: 'landed' })),
+    ).rejects.toMatchObject({ $metadata: { httpStatusCode: 500 } });
+    const stored = await s3.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'k2' }));
+    expect(await stored.Body?.transformToString()).toBe('landed');
+    plain.destroy();
+  });
+
+  test("the emulator's clock can run ahead of the host's: Last-Modified and Date follow it", async () => {
+    await ctx.emulator.control.setClockOffset(3_600_000);
+    await s3.send(new PutObjectCommand({ Bucket: 'fault-bucket', Key: 'later', Body: 'x' }));
+    const out = await s3.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'later' }));
+    expect(out.LastModified!.getTime()).toBeGreaterThan(Date.now() + 3_500_000);
+    await ctx.emulator.control.reset();
+    await s3.send(new CreateBucketCommand({ Bucket: 'other-bucket' }));
+    await s3.send(new PutObjectCommand({ Bucket: 'other-bucket', Key: 'now', Body: 'x' }));
+    const now = await s3.send(new GetObjectCommand({ Bucket: 'other-bucket', Key: 'now' }));
+    expect(Math.abs(now.LastModified!.getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
   test('latency rules are listed and cleared', async () => {
     await ctx.emulator.control.setLatency({ service: 's3', operation: 'GetObject', ms: 5 });
     expect(await ctx.emulator.control.latency()).toEqual([{ service: 's3', operation: 'GetObject', ms: 5 }]);

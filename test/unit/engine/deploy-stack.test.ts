@@ -13,7 +13,7 @@ import { SchemaStore } from '../../../src/provisioning/schema-store';
 import { parseTemplate } from '../../../src/template/types';
 import { RESOURCE_EVENT } from '../../../src/engine/events';
 import type { ResourceEvent } from '../../../src/engine/events';
-import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
+import { RecordingIoHost, TeeIoHost, createLogger } from '../../../src/util/io-host';
 import { testStore, useEmulator } from '../state/helpers';
 import type { TestStore } from '../state/helpers';
 
@@ -64,7 +64,6 @@ describe('deployStack', () => {
         ioHost: host,
         concurrency: 4,
         signal: extra.signal,
-        saveIntervalMs: 20,
         force: extra.force,
         beforeChanges: extra.beforeChanges,
       },
@@ -159,19 +158,46 @@ describe('deployStack', () => {
   });
 
   it('stops dispatching when interrupted, saves what finished and releases the lock', async () => {
-    await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 400);
     const controller = new AbortController();
-    const running = deploy(
-      'Interrupted',
-      { A: topic('ia'), B: topic('ib', { DependsOn: 'A' }), C: topic('ic', { DependsOn: 'B' }) },
-      { signal: controller.signal },
+    // Interrupt the moment A is created: B (which waits for A) must not start.
+    const interrupting = new TeeIoHost([
+      host,
+      {
+        notify: (m) => {
+          const e = m.data as ResourceEvent | undefined;
+          if (m.code === RESOURCE_EVENT && e?.logicalId === 'A' && e.status === 'succeeded')
+            controller.abort();
+        },
+      },
+    ]);
+    const result = await deployStack(
+      {
+        stackName: 'Interrupted',
+        region: REGION,
+        template: parseTemplate({
+          Resources: {
+            A: topic('ia'),
+            B: topic('ib', { DependsOn: 'A' }),
+            C: topic('ic', { DependsOn: 'B' }),
+          },
+        }),
+      },
+      {
+        store,
+        provisioner,
+        schemas,
+        factory: store.factory,
+        ioHost: interrupting,
+        concurrency: 4,
+        signal: controller.signal,
+      },
     );
-    setTimeout(() => controller.abort(), 150);
-    const result = await running;
     expect(result.interrupted).toBe(true);
     expect(result.ok).toBe(false);
     const state = (await store.backend.getState('Interrupted', REGION))!.state;
     expect(Object.keys(state.resources)).toEqual(['A']);
+    expect(state.pendingIntents).toBeUndefined();
+    expect(events().filter((e) => e.logicalId === 'B')).toEqual([]);
     expect(await store.locks.readLock('Interrupted', REGION)).toBeUndefined();
   });
 
@@ -224,7 +250,6 @@ describe('deployStack', () => {
       provisioner,
       ioHost: host,
       concurrency: 4,
-      saveIntervalMs: 20,
     });
     expect(result.complete).toBe(true);
     const order = events()

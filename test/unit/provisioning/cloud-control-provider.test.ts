@@ -2,6 +2,7 @@
  * The Cloud Control provider against the emulator's Cloud Control service,
  * with the real SDK client.
  */
+import { CloudControlClient, ListResourceRequestsCommand } from '@aws-sdk/client-cloudcontrol';
 import { AwsClientFactory } from '../../../src/config/aws-clients';
 import { CloudControlProvider } from '../../../src/provisioning/cloud-control-provider';
 import { PollSchedule } from '../../../src/provisioning/poll-schedule';
@@ -122,6 +123,91 @@ describe('CloudControlProvider', () => {
       .catch((e: unknown) => e)) as CdkdError & { retryable?: boolean };
     expect(err.message).toMatch(/Topic \(AWS::SNS::Topic\).*Throttling/);
     expect(err.retryable).toBe(true);
+  });
+
+  it('reports a create that failed after making its resource with that resource, never as retryable', async () => {
+    await emulator.control.setTypeSettings('AWS::SNS::Topic', {
+      failWith: { errorCode: 'NotStabilized', afterCreate: true, count: 1 },
+    });
+    const err = (await provider()
+      .create('Topic', 'AWS::SNS::Topic', {}, ctx('made-then-failed'))
+      .catch((e: unknown) => e)) as CdkdError & { retryable?: boolean; createdPhysicalId?: string };
+    const [topic] = (await emulator.control.inventory()).filter((r) => r.type === 'AWS::SNS::Topic');
+    expect(err.createdPhysicalId).toBe(topic.identifier);
+    expect(err.retryable).toBe(false);
+  });
+
+  it('does not retry a NotStabilized create even without an identifier; retries other handler throttling', async () => {
+    await emulator.control.setTypeSettings('AWS::SNS::Topic', {
+      failWith: { errorCode: 'NotStabilized', count: 1 },
+    });
+    const err = (await provider()
+      .create('Topic', 'AWS::SNS::Topic', {}, ctx('ns'))
+      .catch((e: unknown) => e)) as CdkdError & { retryable?: boolean };
+    expect(err.retryable).toBe(false);
+  });
+
+  it('sends a ClientToken per attempt on update and delete: the same attempt is the same request', async () => {
+    const p = provider();
+    const { physicalId } = await p.create(
+      'P',
+      'AWS::SSM::Parameter',
+      { Name: 'tok', Type: 'String', Value: 'a' },
+      ctx('c'),
+    );
+    const update = () =>
+      p.update(
+        'P',
+        physicalId,
+        'AWS::SSM::Parameter',
+        { Name: 'tok', Type: 'String', Value: 'b' },
+        { Name: 'tok', Type: 'String', Value: 'a' },
+        { expectedRegion: 'us-east-1', idempotencyToken: 'update-intent', attempt: 0 },
+      );
+    await update();
+    // A re-run of the same intent (after a lost reply, or by a later process) gets the same request back.
+    await update();
+    const stored = (await emulator.control.inventory()).find((r) => r.identifier === 'tok');
+    expect(stored?.properties.Value).toBe('b');
+    const del = () =>
+      p.delete(
+        'P',
+        physicalId,
+        'AWS::SSM::Parameter',
+        {},
+        { expectedRegion: 'us-east-1', idempotencyToken: 'del', attempt: 0 },
+      );
+    await del();
+    await del();
+    expect((await emulator.control.inventory()).find((r) => r.identifier === 'tok')).toBeUndefined();
+    const requests = async (operation: 'UPDATE' | 'DELETE') =>
+      (
+        await factory
+          .get(CloudControlClient)
+          .send(new ListResourceRequestsCommand({ ResourceRequestStatusFilter: { Operations: [operation] } }))
+      ).ResourceRequestStatusSummaries ?? [];
+    expect(await requests('UPDATE')).toHaveLength(1);
+    expect(await requests('DELETE')).toHaveLength(1);
+  });
+
+  it('cancels the Cloud Control request when its signal aborts during the wait, and reports the outcome in doubt', async () => {
+    await emulator.control.setTypeLatency('AWS::SNS::Topic', 60_000);
+    const controller = new AbortController();
+    const tokens: string[] = [];
+    const creating = provider()
+      .create('Topic', 'AWS::SNS::Topic', {}, {
+        ...ctx('cancelled'),
+        signal: controller.signal,
+        onRequestToken: (t: string) => {
+          tokens.push(t);
+          controller.abort();
+        },
+      } as Parameters<CloudControlProvider['create']>[3])
+      .catch((e: unknown) => e);
+    const err = (await creating) as CdkdError & { inDoubt?: boolean };
+    expect(err.inDoubt).toBe(true);
+    expect(tokens).toHaveLength(1);
+    expect((await emulator.control.requests()).byOperation['cloudcontrol:CancelResourceRequest']).toBe(1);
   });
 
   it('checks a request that is done when accepted once, and asks the schedule for every check', async () => {

@@ -12,6 +12,7 @@ import type { LockManagerOptions } from '../../../src/state/lock-manager';
 import { S3StateBackend } from '../../../src/state/state-backend';
 import { StateBucket } from '../../../src/state/state-bucket';
 import type { StateStore } from '../../../src/state/state-store';
+import { WriteAheadLogStore } from '../../../src/state/write-ahead-log';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 import { startEmulator } from '../../emulator/src/index';
 import type { RunningEmulator } from '../../emulator/src/index';
@@ -94,7 +95,8 @@ export async function testStore(
   const backend = new S3StateBackend(bucket, logger);
   const locks = new LockManager(bucket, { logger, ...options.lock });
   const exportsIndex = new ExportsIndexStore(bucket, backend, { logger, baseDelayMs: 5 });
-  return { factory, bucket, backend, locks, exportsIndex, logger, host };
+  const wal = new WriteAheadLogStore(bucket, logger);
+  return { factory, bucket, backend, locks, exportsIndex, wal, logger, host };
 }
 
 /** A second view of the same bucket (another "process"): own logger, lock owner and settings. */
@@ -115,6 +117,7 @@ export function sameBucket(store: StateStore, lock: Partial<LockManagerOptions> 
     backend,
     locks: new LockManager(bucket, { logger, ...lock }),
     exportsIndex: new ExportsIndexStore(bucket, backend, { logger, baseDelayMs: 5 }),
+    wal: new WriteAheadLogStore(bucket, logger),
     logger,
     host,
   };

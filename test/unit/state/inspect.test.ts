@@ -9,6 +9,7 @@ import {
   orphanStack,
   resolveStackRegion,
 } from '../../../src/state/inspect';
+import type { ForceUnlockResult } from '../../../src/state/inspect';
 import { renderStackTree, renderStackView } from '../../../src/state/render';
 import type { StackState } from '../../../src/state/types';
 import { CdkdError } from '../../../src/util/errors';
@@ -256,12 +257,26 @@ describe('forceUnlockStack', () => {
     const store = await testStore(ctx.emulator);
     const other = sameBucket(store, { owner: 'gone@ci:9' });
     await other.locks.acquire('Stuck', 'eu-north-1', { operation: 'deploy' });
-    const result = await forceUnlockStack(store, 'Stuck');
+    const result = (await forceUnlockStack(store, 'Stuck')) as ForceUnlockResult;
     expect(result.region).toBe('eu-north-1');
     expect(result.removed).toEqual(
       expect.objectContaining({ owner: 'gone@ci:9', operation: 'deploy', expired: false }),
     );
     expect(await store.locks.readLock('Stuck', 'eu-north-1')).toBeUndefined();
-    expect((await forceUnlockStack(store, 'Stuck', 'eu-north-1')).removed).toBeNull();
+    expect(((await forceUnlockStack(store, 'Stuck', 'eu-north-1')) as ForceUnlockResult).removed).toBeNull();
+  });
+
+  it('leaves a live lock in place when the confirmation says no', async () => {
+    const store = await testStore(ctx.emulator);
+    const other = sameBucket(store, { owner: 'alive@ci:1' });
+    await other.locks.acquire('Alive', 'us-east-1', { operation: 'deploy' });
+    const asked: string[] = [];
+    const answer = await forceUnlockStack(store, 'Alive', 'us-east-1', undefined, async (c) => {
+      asked.push(c.lock.owner ?? '');
+      return false;
+    });
+    expect(answer).toBe('cancelled');
+    expect(asked).toEqual(['alive@ci:1']);
+    expect(await store.locks.readLock('Alive', 'us-east-1')).toBeDefined();
   });
 });

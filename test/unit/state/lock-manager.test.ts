@@ -138,9 +138,12 @@ describe('LockManager', () => {
     const b = sameBucket(a, { owner: 'bob@ci:22' });
     const stale = await a.locks.acquire('Taken', REGION, { operation: 'deploy' });
     expect(await b.locks.tryAcquire('Taken', REGION)).toBeUndefined();
-    await waitFor(() => Date.now() > stale.expiresAt + 50, 5_000, 'expiry');
-
-    const fresh = await b.locks.acquire('Taken', REGION, { operation: 'destroy', retries: 0 });
+    // Expiry is judged by S3's clock (to the second): retry until S3 saw the lock silent for its TTL.
+    const fresh = await b.locks.acquire('Taken', REGION, {
+      operation: 'destroy',
+      retries: 40,
+      retryDelayMs: 100,
+    });
     const takeover = b.host.text('warn').find((m) => m.includes('Took over the expired lock'));
     expect(takeover).toContain('from alice@laptop:11 (operation: deploy)');
 
@@ -186,10 +189,9 @@ describe('LockManager', () => {
 
     // Takeover: only the new holder's version remains.
     const silent = sameBucket(a, { ttlSeconds: 0.3, owner: 'silent@host:3', renewalIntervalMs: 600_000 });
-    const abandoned = await silent.locks.acquire('Clean', REGION);
-    await waitFor(() => Date.now() > abandoned.expiresAt + 50, 5_000, 'expiry');
+    await silent.locks.acquire('Clean', REGION);
     const b = sameBucket(a, { owner: 'bob@host:2', renewalIntervalMs: 600_000 });
-    const taken = await b.locks.acquire('Clean', REGION, { retries: 0 });
+    const taken = await b.locks.acquire('Clean', REGION, { retries: 40, retryDelayMs: 100 });
     expect(await lockVersions(a, 'Clean')).toEqual([{ latest: true, marker: false }]);
 
     // Force-unlock: only the current delete marker remains.
@@ -227,6 +229,67 @@ describe('LockManager', () => {
     expect(a.host.text('warn')).toEqual([]);
     await lock.release();
     expect(await storedLock(a, 'Dropped')).toBeUndefined();
+  });
+
+  it('acquires after a lost reply on the lock write instead of locking itself out', async () => {
+    const a = await testStore(ctx.emulator, { lock: { owner: 'alice@host:1' } });
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'PutObject',
+      mode: 'drop',
+      match: { Key: a.bucket.keys.lockKey('SelfLock', REGION) },
+    });
+    const lock = await a.locks.acquire('SelfLock', REGION, { retries: 0 });
+    expect(lock.lost).toBe(false);
+    await lock.release();
+    expect(await storedLock(a, 'SelfLock')).toBeUndefined();
+    expect(a.host.text('warn')).toEqual([]);
+  });
+
+  it('releases quietly after a lost reply on the delete (the retry finds the lock gone)', async () => {
+    const a = await testStore(ctx.emulator, { lock: { owner: 'alice@host:1' } });
+    const lock = await a.locks.acquire('LostRelease', REGION);
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'DeleteObject',
+      mode: 'drop',
+      match: { Key: a.bucket.keys.lockKey('LostRelease', REGION) },
+    });
+    await lock.release();
+    expect(await storedLock(a, 'LostRelease')).toBeUndefined();
+    expect(a.host.text('warn')).toEqual([]);
+  });
+
+  it("judges expiry by S3's clock: a deadline passed by a skewed writer's clock is not a dead holder, a long silence is", async () => {
+    const a = await testStore(ctx.emulator, { lock: { owner: 'alice@host:1' } });
+    // Written just now by a machine whose clock is an hour behind: expiresAt is in the past by ours.
+    const behind = Date.now() - 3_600_000;
+    await writeLock(a, 'Skewed', {
+      owner: 'bob@slow-clock:2',
+      timestamp: behind,
+      expiresAt: behind + 60_000,
+      ttlMs: 60_000,
+    });
+    const held = await a.locks.tryAcquire('Skewed', REGION);
+    expect(held).toBeUndefined();
+    await expect(a.locks.acquire('Skewed', REGION, { retries: 0 })).rejects.toThrow(/the two clocks differ/);
+    // Written by a machine whose clock is an hour ahead, then silent for longer than its TTL by S3's clock.
+    const ahead = Date.now() + 3_600_000;
+    await writeLock(a, 'Ahead', {
+      owner: 'carol@fast-clock:3',
+      timestamp: ahead,
+      expiresAt: ahead + 60_000,
+      ttlMs: 60_000,
+    });
+    expect(await a.locks.tryAcquire('Ahead', REGION)).toBeUndefined();
+    await ctx.emulator.control.setClockOffset(62_000);
+    try {
+      const taken = await a.locks.acquire('Ahead', REGION, { retries: 0 });
+      expect(a.host.text('warn').some((m) => m.includes('carol@fast-clock:3'))).toBe(true);
+      await taken.release();
+    } finally {
+      await ctx.emulator.control.setClockOffset(0);
+    }
   });
 
   it.each([

@@ -67,6 +67,53 @@ describe('S3StateBackend', () => {
     expect(read?.legacy).toBe(false);
   });
 
+  it('adopts its own save when the reply was lost (the retry meets 412), on a first and on a later save', async () => {
+    const store = await testStore(ctx.emulator);
+    const key = 'cdkd/Lost/us-east-1/state.json';
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'PutObject',
+      mode: 'drop',
+      match: { Key: key },
+    });
+    const first = await store.backend.saveState('Lost', 'us-east-1', { ...newState('Lost'), serial: 1 });
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'PutObject',
+      mode: 'drop',
+      match: { Key: key },
+    });
+    const second = await store.backend.saveState(
+      'Lost',
+      'us-east-1',
+      { ...newState('Lost'), serial: 2 },
+      first.etag,
+    );
+    // The ETag is the stored one, so a third save is not a false conflict.
+    const third = await store.backend.saveState(
+      'Lost',
+      'us-east-1',
+      { ...newState('Lost'), serial: 3 },
+      second.etag,
+    );
+    expect((await store.backend.getState('Lost', 'us-east-1'))?.etag).toBe(third.etag);
+    expect(await ctx.emulator.control.faults()).toEqual([]);
+  });
+
+  it('adopts its own save when a 500 came after the write took effect', async () => {
+    const store = await testStore(ctx.emulator);
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'PutObject',
+      mode: 'error-after',
+      error: 500,
+      count: 1,
+      match: { Key: 'cdkd/Late/us-east-1/state.json' },
+    });
+    const saved = await store.backend.saveState('Late', 'us-east-1', { ...newState('Late'), serial: 1 });
+    expect((await store.backend.getState('Late', 'us-east-1'))?.etag).toBe(saved.etag);
+  });
+
   it('gives the stale one of two writers the conflict error, and loses nothing', async () => {
     const store = await testStore(ctx.emulator);
     const first = await store.backend.saveState('App', 'us-east-1', newState('App'));

@@ -106,6 +106,11 @@ export class EmulatorControlClient {
     await this.call('DELETE', `/faults/${encodeURIComponent(id)}`);
   }
 
+  /** Moves the emulator's clock (S3 Last-Modified, the Date header) `offsetMs` ahead of the host's. */
+  async setClockOffset(offsetMs: number): Promise<void> {
+    await this.call('PUT', '/clock', { offsetMs });
+  }
+
   async clearFaults(): Promise<void> {
     await this.call('DELETE', '/faults');
   }

@@ -2,6 +2,7 @@
  * The control API under `/_emulator/`: a public contract other tools script
  * against. Every route answers JSON.
  */
+import { clockOffset, setClockOffset } from '../core/clock';
 import { AwsError } from '../core/errors';
 import { BUILTIN_FAULT_MODES, type FaultSpec } from '../core/faults';
 import { jsonResponse, type EmulatorRequest, type EmulatorResponse } from '../core/http';
@@ -87,6 +88,16 @@ export class ControlApi implements ControlRouter {
       return jsonResponse(200, { deleted: id });
     });
 
+    this.add('GET', /^\/_emulator\/clock$/, () => jsonResponse(200, { offsetMs: clockOffset() }));
+    this.add('PUT', /^\/_emulator\/clock$/, (req) => {
+      const { offsetMs } = body(req) as { offsetMs?: unknown };
+      if (typeof offsetMs !== 'number' || !Number.isFinite(offsetMs))
+        throw badRequest(
+          '"offsetMs" is a number (ms the emulator clock runs ahead of the host; negative: behind)',
+        );
+      setClockOffset(offsetMs);
+      return jsonResponse(200, { offsetMs });
+    });
     this.add('GET', /^\/_emulator\/account$/, () =>
       jsonResponse(200, { accountId: this.state.accounts.defaultAccount }),
     );

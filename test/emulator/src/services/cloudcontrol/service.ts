@@ -177,8 +177,13 @@ export class CloudControlOperations {
       if (request.status !== 'IN_PROGRESS') return;
       const fail = this.injectedFailure(schema.typeName, operation);
       try {
-        if (fail) throw fail;
+        if (fail && !fail.afterWork) throw fail.error;
         const result = work();
+        if (fail) {
+          // The handler made the resource, then failed: the event names it.
+          if (result) request.identifier = result.identifier;
+          throw fail.error;
+        }
         request.status = 'SUCCESS';
         if (result) {
           request.identifier = result.identifier;
@@ -201,7 +206,10 @@ export class CloudControlOperations {
     return request;
   }
 
-  private injectedFailure(typeName: string, operation: OperationName): HandlerError | undefined {
+  private injectedFailure(
+    typeName: string,
+    operation: OperationName,
+  ): { error: HandlerError; afterWork: boolean } | undefined {
     const settings = this.store.typeSettings.get(typeName) ?? this.store.typeSettings.get('*');
     const failWith = settings?.failWith;
     if (!failWith || (failWith.operations && !failWith.operations.includes(operation))) return undefined;
@@ -209,10 +217,13 @@ export class CloudControlOperations {
       if (failWith.count <= 0) return undefined;
       failWith.count--;
     }
-    return new HandlerError(
-      failWith.errorCode,
-      failWith.message ?? `Injected ${failWith.errorCode} for ${typeName} (${operation})`,
-    );
+    return {
+      error: new HandlerError(
+        failWith.errorCode,
+        failWith.message ?? `Injected ${failWith.errorCode} for ${typeName} (${operation})`,
+      ),
+      afterWork: failWith.afterCreate === true && operation === 'CREATE',
+    };
   }
 
   private respond(request: ResourceRequest, accepted = false): unknown {

@@ -17,8 +17,18 @@ export interface TypeSettings {
   latencyMsByOperation?: Partial<Record<OperationName, number>>;
   /** false: every request on the type is refused with UnsupportedActionException. */
   provisionable?: boolean;
-  /** Make requests fail with a handler error code (e.g. GeneralServiceException). */
-  failWith?: { errorCode: string; message?: string; operations?: OperationName[]; count?: number };
+  /**
+   * Make requests fail with a handler error code (e.g. GeneralServiceException). With
+   * `afterCreate`, a create fails only after its handler made the resource: the resource
+   * exists and the FAILED event carries its Identifier (as when a create does not stabilize).
+   */
+  failWith?: {
+    errorCode: string;
+    message?: string;
+    operations?: OperationName[];
+    count?: number;
+    afterCreate?: boolean;
+  };
 }
 
 export interface ResourceRequest {

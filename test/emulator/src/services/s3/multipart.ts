@@ -1,4 +1,5 @@
 /** Multipart uploads: create, upload (and copy) parts, complete, abort, list parts and uploads. */
+import { emulatorDate } from '../../core/clock';
 import { createHash } from 'node:crypto';
 import { AwsError } from '../../core/errors';
 import { header, type EmulatorRequest, type EmulatorResponse } from '../../core/http';
@@ -157,7 +158,7 @@ export class MultipartHandlers extends S3Base {
       deleteMarker: false,
       body: Buffer.concat(chosen.map((p) => p.body)),
       etag,
-      lastModified: new Date(),
+      lastModified: emulatorDate(),
       contentType: upload.contentType,
       metadata: upload.metadata,
       systemHeaders: upload.systemHeaders,

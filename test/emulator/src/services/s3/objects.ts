@@ -1,4 +1,5 @@
 /** Objects: put, get, head, delete (one or many) and copy, with conditions, ranges and versions. */
+import { emulatorDate } from '../../core/clock';
 import { header, type EmulatorRequest, type EmulatorResponse } from '../../core/http';
 import type { CallContext } from '../../core/service';
 import { parseXml, xmlDocument, XmlSeq, type XmlValue } from '../../core/xml';
@@ -32,7 +33,7 @@ export class ObjectHandlers extends S3Base {
       deleteMarker: false,
       body: data,
       etag: md5ETag(data),
-      lastModified: new Date(),
+      lastModified: emulatorDate(),
       contentType: header(req, 'content-type') ?? 'binary/octet-stream',
       metadata: userMetadata(req),
       systemHeaders: systemHeaders(req),
@@ -130,7 +131,7 @@ export class ObjectHandlers extends S3Base {
       if (!etagMatches(ifMatch, live.etag)) throw s3Errors.preconditionFailed('If-Match');
     }
     const outcome =
-      versionId !== null ? deleteVersion(bucket, key, versionId) : deleteCurrent(bucket, key, new Date());
+      versionId !== null ? deleteVersion(bucket, key, versionId) : deleteCurrent(bucket, key, emulatorDate());
     if (outcome.deleteMarker) headers['x-amz-delete-marker'] = 'true';
     if (outcome.versionId && (bucket.versioning || versionId !== null))
       headers['x-amz-version-id'] = outcome.versionId;
@@ -196,7 +197,7 @@ export class ObjectHandlers extends S3Base {
       const outcome =
         versionId !== undefined
           ? deleteVersion(bucket, key, versionId)
-          : deleteCurrent(bucket, key, new Date());
+          : deleteCurrent(bucket, key, emulatorDate());
       if (quiet) continue;
       items.push([
         'Deleted',
@@ -243,7 +244,7 @@ export class ObjectHandlers extends S3Base {
       deleteMarker: false,
       body: src.body,
       etag: src.partsCount ? md5ETag(src.body) : src.etag,
-      lastModified: new Date(),
+      lastModified: emulatorDate(),
       contentType:
         directive === 'REPLACE' ? (header(req, 'content-type') ?? 'binary/octet-stream') : src.contentType,
       metadata: directive === 'REPLACE' ? userMetadata(req) : { ...src.metadata },

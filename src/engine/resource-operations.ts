@@ -1,0 +1,510 @@
+/**
+ * Every AWS operation on a resource goes through here, for deploy, destroy and
+ * the settle step alike: announce the intent (durable in the write-ahead log
+ * before the call), call the provider with the intent's token (and a durable
+ * attempt number per retry), then record the outcome as state mutations:
+ *
+ * - success: the new record (a replacement deposes the original in the same
+ *   outcome), the removed record, or the deposed record gone;
+ * - a definitive failure: `failed`, and a resource the create proved it made is
+ *   deposed (to be deleted), never left untracked;
+ * - an outcome in doubt (aborted, timed out, transport errors): nothing; the
+ *   intent stays pending and the next run re-sends it with the same token.
+ *
+ * It also emits the resource progress events, so each operation reports the
+ * same way wherever it runs.
+ */
+import type { CreateContext, DeleteContext, ResourceCreateResult, UpdateContext } from '../plugin-api';
+import { buildCreateContext } from '../provisioning/create-context';
+import { CloudControlProvider } from '../provisioning/cloud-control-provider';
+import type { RequestTokenSink } from '../provisioning/cloud-control-provider';
+import type { DeposedResource, IntentRecord, ResourceState } from '../state/types';
+import { CdkdError, formatError } from '../util/errors';
+import type { IoHost, Logger } from '../util/io-host';
+import { emitResourceEvent } from './events';
+import type { ResourceAction, ResourceEvent } from './events';
+import { createdPhysicalIdOf, isInDoubt } from './operation-outcome';
+import type { ResourceProvisioner, RoutedProvider } from './provisioner';
+import type { StackSession } from './stack-session';
+
+/** Cloud Control keeps a ClientToken for 36 hours; an older intent is resumed from its request token. */
+export const CLIENT_TOKEN_LIFETIME_MS = 35 * 60 * 60 * 1000;
+
+export interface ResourceOperationsOptions {
+  session: StackSession;
+  provisioner: ResourceProvisioner;
+  ioHost: IoHost;
+  logger: Logger;
+  /** The region state recorded the stack in (for the NotFound region check). */
+  expectedRegion: string;
+  /** Resolves secret references in properties just before a call. */
+  withSecrets: (properties: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  now?: () => number;
+}
+
+/** What a record created or updated here carries besides ids, properties and attributes. */
+export type RecordBase = NonNullable<IntentRecord['recordBase']>;
+
+export interface CreateInput {
+  logicalId: string;
+  resourceType: string;
+  routed: RoutedProvider;
+  /** Desired properties, secrets as references. */
+  properties: Record<string, unknown>;
+  recordBase: RecordBase;
+  /** REPLACE: the record being replaced; deposed when the new one exists (unless kept by UpdateReplacePolicy). */
+  replaces?: { record: ResourceState; retain: boolean };
+  action?: ResourceAction;
+}
+
+export interface UpdateInput {
+  logicalId: string;
+  record: ResourceState;
+  routed: RoutedProvider;
+  properties: Record<string, unknown>;
+  recordBase: RecordBase;
+  /** The "previous" side of the update, when not the recorded properties (`--force` re-applies). */
+  previousProperties?: Record<string, unknown>;
+}
+
+export interface DeleteInput {
+  logicalId: string;
+  record: ResourceState;
+  /** Deleting a deposed record: its key. */
+  deposedKey?: string;
+  action?: ResourceAction;
+  reason?: string;
+}
+
+export class ResourceOperations {
+  constructor(private readonly options: ResourceOperationsOptions) {}
+
+  private get session(): StackSession {
+    return this.options.session;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private emit(e: Omit<ResourceEvent, 'stackName'>): void {
+    emitResourceEvent(this.options.ioHost, { stackName: this.session.stackName, ...e });
+  }
+
+  /** Creates a resource; returns its new record. */
+  async create(input: CreateInput): Promise<ResourceState> {
+    const { logicalId, resourceType, routed } = input;
+    const action = input.action ?? 'CREATE';
+    this.emit({
+      logicalId,
+      resourceType,
+      action,
+      status: 'started',
+      route: routed.provisionedBy,
+      routeReason: routed.decision.reason,
+      physicalId: input.replaces?.record.physicalId,
+    });
+    const t0 = this.now();
+    try {
+      const intent = await this.session.announce({
+        operation: 'create',
+        logicalId,
+        resourceType,
+        provisionedBy: routed.provisionedBy,
+        properties: input.properties,
+        recordBase: input.recordBase,
+        ...(input.replaces && !input.replaces.retain ? { replaces: input.replaces.record.physicalId } : {}),
+      });
+      const record = await this.runCreate(intent, routed);
+      this.emit({
+        logicalId,
+        resourceType,
+        action,
+        status: 'succeeded',
+        elapsedMs: this.now() - t0,
+        physicalId: record.physicalId,
+        route: routed.provisionedBy,
+      });
+      return record;
+    } catch (err) {
+      this.emitFailed(logicalId, resourceType, action, t0, err, routed);
+      throw err;
+    }
+  }
+
+  /** Updates a resource in place; returns its new record. */
+  async update(input: UpdateInput): Promise<{ record: ResourceState; wasReplaced: boolean }> {
+    const { logicalId, record, routed } = input;
+    this.emit({
+      logicalId,
+      resourceType: record.resourceType,
+      action: 'UPDATE',
+      status: 'started',
+      route: routed.provisionedBy,
+      routeReason: routed.decision.reason,
+      physicalId: record.physicalId,
+    });
+    const t0 = this.now();
+    try {
+      const intent = await this.session.announce({
+        operation: 'update',
+        logicalId,
+        resourceType: input.recordBase.resourceType,
+        provisionedBy: routed.provisionedBy,
+        properties: input.properties,
+        physicalId: record.physicalId,
+        previousProperties: input.previousProperties ?? record.properties ?? {},
+        recordBase: input.recordBase,
+      });
+      const out = await this.runUpdate(intent, routed, record);
+      this.emit({
+        logicalId,
+        resourceType: record.resourceType,
+        action: 'UPDATE',
+        status: 'succeeded',
+        elapsedMs: this.now() - t0,
+        physicalId: out.record.physicalId,
+        route: routed.provisionedBy,
+      });
+      return out;
+    } catch (err) {
+      this.emitFailed(logicalId, record.resourceType, 'UPDATE', t0, err, routed);
+      throw err;
+    }
+  }
+
+  /** Deletes a resource (or a deposed one). Throws `DELETE_SKIPPED` when the provider could not. */
+  async delete(input: DeleteInput): Promise<void> {
+    const { logicalId, record } = input;
+    const action = input.action ?? 'DELETE';
+    this.emit({
+      logicalId,
+      resourceType: record.resourceType,
+      action,
+      status: 'started',
+      physicalId: record.physicalId,
+      ...(input.reason ? { reason: input.reason } : {}),
+    });
+    const t0 = this.now();
+    try {
+      const routed = this.options.provisioner.routeRecord(record, this.session.region);
+      const intent = await this.session.announce({
+        operation: 'delete',
+        logicalId,
+        resourceType: record.resourceType,
+        provisionedBy: routed.provisionedBy,
+        physicalId: record.physicalId,
+        ...(input.deposedKey ? { deposedKey: input.deposedKey } : {}),
+      });
+      await this.runDelete(intent, routed, record);
+    } catch (err) {
+      this.emitFailed(logicalId, record.resourceType, action, t0, err);
+      throw err;
+    }
+    this.emit({
+      logicalId,
+      resourceType: record.resourceType,
+      action,
+      status: 'succeeded',
+      elapsedMs: this.now() - t0,
+      physicalId: record.physicalId,
+    });
+  }
+
+  /**
+   * Settles an intent an earlier run left pending: re-sends it with its token
+   * (and its last durable attempt) and records what came of it. Throws when the
+   * outcome is still in doubt.
+   */
+  async reissue(intent: IntentRecord): Promise<void> {
+    const { logicalId, resourceType } = intent;
+    const reason = `settling the ${intent.operation} an interrupted run left in flight (${new Date(intent.at).toISOString()})`;
+    const action: ResourceAction =
+      intent.operation === 'create'
+        ? intent.replaces
+          ? 'REPLACE'
+          : 'CREATE'
+        : intent.operation === 'update'
+          ? 'UPDATE'
+          : 'DELETE';
+    const t0 = this.now();
+    this.emit({ logicalId, resourceType, action, status: 'started', reason });
+    try {
+      if (intent.operation === 'create') {
+        const routed = this.options.provisioner.routeIntent(intent, this.session.region);
+        const old = this.now() - intent.at > CLIENT_TOKEN_LIFETIME_MS && routed.provisionedBy === 'cc-api';
+        if (old) await this.resumeOldCreate(intent, routed);
+        else await this.runCreate(intent, routed);
+      } else if (intent.operation === 'update') {
+        const record = this.session.builder.get(logicalId);
+        if (!record || record.physicalId !== intent.physicalId)
+          return this.dropStale(intent, 'its record changed since');
+        await this.runUpdate(
+          intent,
+          this.options.provisioner.routeIntent(intent, this.session.region),
+          record,
+        );
+      } else {
+        const record = intent.deposedKey
+          ? this.session.builder.deposedEntry(intent.deposedKey)
+          : this.session.builder.get(logicalId);
+        if (!record || record.physicalId !== intent.physicalId)
+          return this.dropStale(intent, 'its record is gone');
+        await this.runDelete(
+          intent,
+          this.options.provisioner.routeRecord(record, this.session.region),
+          record,
+        );
+      }
+    } catch (err) {
+      this.emitFailed(logicalId, resourceType, action, t0, err);
+      throw err;
+    }
+    this.emit({ logicalId, resourceType, action, status: 'succeeded', elapsedMs: this.now() - t0, reason });
+  }
+
+  private dropStale(intent: IntentRecord, why: string): void {
+    this.options.logger.debug(`${intent.logicalId}: the pending ${intent.operation} needs nothing: ${why}.`);
+    this.session.outcome(intent.id, []);
+  }
+
+  // ---------------------------------------------------------------------------
+
+  private async runCreate(intent: IntentRecord, routed: RoutedProvider): Promise<ResourceState> {
+    const { logicalId, resourceType } = intent;
+    const properties = intent.properties ?? {};
+    const sent = await this.options.withSecrets(properties);
+    const base = intent.attempt ?? 0;
+    let result: ResourceCreateResult;
+    try {
+      result = await this.options.provisioner.create(routed, logicalId, resourceType, sent, {
+        context: (attempt) => this.createContext(intent, base + attempt),
+        beforeRetry: (attempt) => this.session.recordAttempt(intent.id, base + attempt),
+        signal: this.session.cancelSignal,
+      });
+    } catch (err) {
+      this.failed(intent, err);
+      throw err;
+    }
+    return this.recordCreated(intent, routed, result);
+  }
+
+  private recordCreated(
+    intent: IntentRecord,
+    routed: RoutedProvider,
+    result: ResourceCreateResult,
+  ): ResourceState {
+    const { logicalId, resourceType } = intent;
+    const record: ResourceState = {
+      ...intent.recordBase,
+      resourceType,
+      properties: result.effectiveProperties ?? intent.properties ?? {},
+      physicalId: result.physicalId,
+      attributes: result.attributes ?? {},
+      ...routed.provenance,
+    };
+    const current = this.session.builder.get(logicalId);
+    const effects: Parameters<StackSession['outcome']>[1] = [];
+    if (current && current.physicalId !== record.physicalId && intent.replaces === current.physicalId) {
+      effects.push({ op: 'depose', entry: this.deposed(logicalId, current, 'replaced') });
+    }
+    effects.push({ op: 'set', logicalId, record, prev: current?.physicalId ?? null });
+    this.session.outcome(intent.id, effects);
+    return record;
+  }
+
+  /** A Cloud Control create older than its ClientToken's lifetime: read its request instead of re-sending it. */
+  private async resumeOldCreate(intent: IntentRecord, routed: RoutedProvider): Promise<void> {
+    const requestToken = intent.requestTokens?.[String(intent.attempt ?? 0)];
+    const provider = routed.provider;
+    if (!requestToken || !(provider instanceof CloudControlProvider)) {
+      this.options.logger.warn(
+        `${intent.logicalId} (${intent.resourceType}): a create announced at ${new Date(intent.at).toISOString()} was never confirmed, and it is too old to re-send safely (Cloud Control keeps a request token for 36 hours). ` +
+          `If AWS has a ${intent.resourceType} made for it, delete it or import it by hand; cdkd forgets the operation.`,
+      );
+      this.session.outcome(intent.id, [], { code: 'INTENT_EXPIRED', message: 'too old to settle' });
+      return;
+    }
+    let result: ResourceCreateResult;
+    try {
+      result = await provider.resumeCreate(
+        intent.logicalId,
+        intent.resourceType,
+        requestToken,
+        this.session.cancelSignal,
+      );
+    } catch (err) {
+      this.failed(intent, err);
+      throw err;
+    }
+    this.recordCreated(intent, routed, result);
+  }
+
+  private async runUpdate(
+    intent: IntentRecord,
+    routed: RoutedProvider,
+    record: ResourceState,
+  ): Promise<{ record: ResourceState; wasReplaced: boolean }> {
+    const { logicalId } = intent;
+    const properties = intent.properties ?? {};
+    const [sent, previous] = await Promise.all([
+      this.options.withSecrets(properties),
+      this.options.withSecrets(intent.previousProperties ?? record.properties ?? {}),
+    ]);
+    const base = intent.attempt ?? 0;
+    let updated;
+    try {
+      updated = await this.options.provisioner.update(
+        routed,
+        logicalId,
+        record.physicalId,
+        intent.resourceType,
+        sent,
+        previous,
+        {
+          context: (attempt) => this.operationContext(intent, base + attempt),
+          beforeRetry: (attempt) => this.session.recordAttempt(intent.id, base + attempt),
+          signal: this.session.cancelSignal,
+        },
+      );
+    } catch (err) {
+      this.failed(intent, err);
+      throw err;
+    }
+    const next: ResourceState = {
+      ...record,
+      ...intent.recordBase,
+      resourceType: intent.resourceType,
+      properties: updated.effectiveProperties ?? properties,
+      physicalId: updated.physicalId,
+      attributes: updated.attributes ?? record.attributes ?? {},
+      ...routed.provenance,
+    };
+    if (!intent.recordBase?.deletionPolicy) delete next.deletionPolicy;
+    if (!intent.recordBase?.updateReplacePolicy) delete next.updateReplacePolicy;
+    this.session.outcome(intent.id, [{ op: 'set', logicalId, record: next, prev: record.physicalId }]);
+    return { record: next, wasReplaced: updated.wasReplaced };
+  }
+
+  private async runDelete(
+    intent: IntentRecord,
+    routed: RoutedProvider,
+    record: ResourceState,
+  ): Promise<void> {
+    const { logicalId } = intent;
+    const base = intent.attempt ?? 0;
+    let outcome;
+    try {
+      outcome = await this.options.provisioner.delete(routed, logicalId, record, {
+        context: (attempt) => this.operationContext(intent, base + attempt),
+        beforeRetry: (attempt) => this.session.recordAttempt(intent.id, base + attempt),
+        signal: this.session.cancelSignal,
+      });
+    } catch (err) {
+      this.failed(intent, err);
+      throw err;
+    }
+    if (outcome && outcome.outcome === 'skipped') {
+      this.session.outcome(intent.id, [], { code: 'DELETE_SKIPPED', message: outcome.reason });
+      throw new CdkdError(`${logicalId} (${record.resourceType}) was not deleted: ${outcome.reason}`, {
+        code: 'DELETE_SKIPPED',
+      });
+    }
+    const effects: Parameters<StackSession['outcome']>[1] = [];
+    if (intent.deposedKey) effects.push({ op: 'undepose', key: intent.deposedKey });
+    else if (this.session.builder.get(logicalId)?.physicalId === record.physicalId)
+      effects.push({ op: 'remove', logicalId });
+    this.session.outcome(intent.id, effects);
+  }
+
+  /** The context of an update or delete attempt: the intent's token, the region check, the signal. */
+  private operationContext(
+    intent: IntentRecord,
+    attempt: number,
+  ): UpdateContext & DeleteContext & RequestTokenSink {
+    return {
+      stackName: this.session.stackName,
+      expectedRegion: this.options.expectedRegion,
+      signal: this.session.cancelSignal,
+      idempotencyToken: intent.token,
+      attempt,
+      onRequestToken: (t, a) => this.session.noteRequestToken(intent.id, a, t),
+    };
+  }
+
+  private createContext(intent: IntentRecord, attempt: number): CreateContext & RequestTokenSink {
+    return {
+      ...buildCreateContext({
+        stackName: this.session.stackName,
+        region: this.session.region,
+        logicalId: intent.logicalId,
+        idempotencyToken: intent.token,
+        attempt,
+        signal: this.session.cancelSignal,
+      }),
+      onRequestToken: (t, a) => this.session.noteRequestToken(intent.id, a, t),
+    };
+  }
+
+  /** Records a definitive failure (and deposes what the create proved it made); leaves an in-doubt one pending. */
+  private failed(intent: IntentRecord, err: unknown): void {
+    if (isInDoubt(err)) return;
+    const created = intent.operation === 'create' ? createdPhysicalIdOf(err) : undefined;
+    const effects = created
+      ? [
+          {
+            op: 'depose' as const,
+            entry: this.deposed(
+              intent.logicalId,
+              {
+                ...intent.recordBase,
+                resourceType: intent.resourceType,
+                properties: intent.properties ?? {},
+                physicalId: created,
+                provisionedBy: intent.provisionedBy,
+              },
+              'failed-create',
+            ),
+          },
+        ]
+      : [];
+    this.session.outcome(intent.id, effects, {
+      code: (err as { code?: string })?.code,
+      message: formatError(err),
+    });
+  }
+
+  private deposed(
+    logicalId: string,
+    record: ResourceState,
+    reason: DeposedResource['reason'],
+  ): DeposedResource {
+    return {
+      ...record,
+      logicalId,
+      key: this.session.builder.nextDeposedKey(logicalId),
+      reason,
+      deposedAt: this.now(),
+    };
+  }
+
+  private emitFailed(
+    logicalId: string,
+    resourceType: string,
+    action: ResourceAction,
+    t0: number,
+    err: unknown,
+    routed?: RoutedProvider,
+  ): void {
+    const skipped = (err as { code?: string })?.code === 'DELETE_SKIPPED';
+    this.emit({
+      logicalId,
+      resourceType,
+      action,
+      status: skipped ? 'skipped' : 'failed',
+      elapsedMs: this.now() - t0,
+      reason: (err as Error)?.message ?? String(err),
+      ...(routed ? { route: routed.provisionedBy } : {}),
+    });
+  }
+}

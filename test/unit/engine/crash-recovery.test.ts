@@ -1,0 +1,301 @@
+/**
+ * A run that dies between announcing an operation and recording its outcome,
+ * reproduced deterministically: a session announces an intent (durable in the
+ * write-ahead log), the call is or is not sent, and the session is abandoned
+ * without closing (as a killed process leaves it). The next deploy settles the
+ * intent before planning and converges with exactly one resource per logical id.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { deployStack } from '../../../src/engine/deploy-stack';
+import type { DeployStackResult } from '../../../src/engine/deploy-stack';
+import { destroyStack } from '../../../src/engine/destroy-stack';
+import { ResourceProvisioner } from '../../../src/engine/provisioner';
+import { StackSession } from '../../../src/engine/stack-session';
+import { buildCreateContext } from '../../../src/provisioning/create-context';
+import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
+import { SchemaStore } from '../../../src/provisioning/schema-store';
+import { pushState } from '../../../src/state/push';
+import { parseTemplate } from '../../../src/template/types';
+import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
+import { testStore, useEmulator } from '../state/helpers';
+import type { TestStore } from '../state/helpers';
+
+const REGION = 'us-east-1';
+const schemas = SchemaStore.default();
+jest.setTimeout(60_000);
+
+describe('recovery from an interrupted run', () => {
+  const ctx = useEmulator();
+  let store: TestStore;
+  let host: RecordingIoHost;
+  let provisioner: ResourceProvisioner;
+
+  beforeEach(async () => {
+    await ctx.emulator.control.reset();
+    store = await testStore(ctx.emulator);
+    host = new RecordingIoHost();
+    provisioner = new ResourceProvisioner({
+      registry: ProviderRegistry.fromPacks([], schemas),
+      schemas,
+      factory: store.factory,
+      logger: createLogger(host),
+      retry: { maxAttempts: 2, baseDelayMs: 1 },
+    });
+  });
+
+  const topics = (names: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(names).map(([id, name]) => [
+        id,
+        { Type: 'AWS::SNS::Topic', Properties: { TopicName: name } },
+      ]),
+    );
+  const deploy = (stackName: string, resources: Record<string, unknown>): Promise<DeployStackResult> =>
+    deployStack(
+      { stackName, region: REGION, template: parseTemplate({ Resources: resources }) },
+      { store, provisioner, schemas, factory: store.factory, ioHost: host, concurrency: 4 },
+    );
+  const appTopics = async () =>
+    (await ctx.emulator.control.inventory())
+      .filter((r) => r.type === 'AWS::SNS::Topic')
+      .map((r) => r.identifier);
+
+  /** Opens a session, announces a create, optionally sends it, and abandons the session like a killed process. */
+  async function dieDuringCreate(
+    stackName: string,
+    logicalId: string,
+    name: string,
+    send: boolean,
+  ): Promise<void> {
+    const session = await StackSession.open({
+      store,
+      stackName,
+      region: REGION,
+      operation: 'deploy',
+      logger: createLogger(host),
+    });
+    const properties = { TopicName: name };
+    const intent = await session.announce({
+      operation: 'create',
+      logicalId,
+      resourceType: 'AWS::SNS::Topic',
+      provisionedBy: 'cc-api',
+      properties,
+      recordBase: { resourceType: 'AWS::SNS::Topic', dependencies: [] },
+    });
+    if (send) {
+      const routed = provisioner.route('AWS::SNS::Topic', properties, REGION);
+      await routed.provider.create(
+        logicalId,
+        'AWS::SNS::Topic',
+        properties,
+        buildCreateContext({ stackName, region: REGION, logicalId, idempotencyToken: intent.token }),
+      );
+    }
+    await session.flushLog();
+    // The process is gone: its lock stays until it expires or is removed.
+    await store.locks.forceUnlock(stackName, REGION);
+  }
+
+  it('adopts what a create whose outcome was never recorded made (same token), making nothing twice', async () => {
+    await dieDuringCreate('Killed', 'A', 'killed-a', true);
+    expect(await appTopics()).toHaveLength(1);
+    const result = await deploy('Killed', topics({ A: 'killed-a', B: 'killed-b' }));
+    expect(result.ok).toBe(true);
+    expect(result.summary).toEqual(expect.objectContaining({ created: 1, unchanged: 1 }));
+    expect((await appTopics()).sort()).toEqual([
+      expect.stringMatching(/:killed-a$/),
+      expect.stringMatching(/:killed-b$/),
+    ]);
+    const state = (await store.backend.getState('Killed', REGION))!.state;
+    expect(Object.keys(state.resources).sort()).toEqual(['A', 'B']);
+    expect(state.pendingIntents).toBeUndefined();
+    expect(await store.wal.list('Killed', REGION)).toEqual([]);
+    expect(host.text('info').some((m) => m.includes('settling 1 operation(s)'))).toBe(true);
+  });
+
+  it('sends a create that was announced but never sent, once, and keeps the lineage across runs', async () => {
+    await dieDuringCreate('Unsent', 'A', 'unsent-a', false);
+    expect(await appTopics()).toEqual([]);
+    const first = await deploy('Unsent', topics({ A: 'unsent-a' }));
+    expect(first.ok).toBe(true);
+    expect(await appTopics()).toEqual([expect.stringMatching(/:unsent-a$/)]);
+    const state = (await store.backend.getState('Unsent', REGION))!.state;
+    expect(state.lineage).toEqual(expect.any(String));
+    const again = await deploy('Unsent', topics({ A: 'unsent-a', B: 'unsent-b' }));
+    expect(again.ok).toBe(true);
+    const after = (await store.backend.getState('Unsent', REGION))!.state;
+    expect(after.lineage).toBe(state.lineage);
+    expect(after.serial).toBeGreaterThan(state.serial!);
+  });
+
+  it('destroys what an interrupted create made although state.json never recorded it', async () => {
+    await dieDuringCreate('Gone', 'A', 'gone-a', true);
+    expect(await store.backend.getState('Gone', REGION)).toBeUndefined();
+    const result = await destroyStack({
+      stackName: 'Gone',
+      region: REGION,
+      store,
+      provisioner,
+      ioHost: host,
+      concurrency: 4,
+    });
+    expect(result.complete).toBe(true);
+    expect(await appTopics()).toEqual([]);
+    expect(await store.backend.getState('Gone', REGION)).toBeUndefined();
+    expect(await store.wal.list('Gone', REGION)).toEqual([]);
+  });
+
+  it('keeps the original of an interrupted replacement as a deposed record and deletes it on the next deploy', async () => {
+    const table = (key: string) => ({
+      Orders: {
+        Type: 'AWS::DynamoDB::Table',
+        Properties: {
+          KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
+          AttributeDefinitions: [{ AttributeName: key, AttributeType: 'S' }],
+          BillingMode: 'PAY_PER_REQUEST',
+        },
+      },
+    });
+    expect((await deploy('Repl', table('id'))).ok).toBe(true);
+    // The cleanup of the replacement fails: the original must stay in state, not only in memory.
+    await ctx.emulator.control.setTypeSettings('AWS::DynamoDB::Table', {
+      failWith: { errorCode: 'GeneralServiceException', operations: ['DELETE'], count: 1 },
+    });
+    const replaced = await deploy('Repl', table('orderId'));
+    expect(replaced.ok).toBe(false);
+    const state = (await store.backend.getState('Repl', REGION))!.state;
+    expect(state.deposed).toEqual([
+      expect.objectContaining({
+        logicalId: 'Orders',
+        reason: 'replaced',
+        resourceType: 'AWS::DynamoDB::Table',
+      }),
+    ]);
+    const tables = async () =>
+      (await ctx.emulator.control.inventory()).filter((r) => r.type === 'AWS::DynamoDB::Table');
+    expect(await tables()).toHaveLength(2);
+
+    const next = await deploy('Repl', table('orderId'));
+    expect(next.ok).toBe(true);
+    expect(await tables()).toHaveLength(1);
+    expect((await store.backend.getState('Repl', REGION))!.state.deposed).toBeUndefined();
+  });
+
+  it('keeps what a failed Cloud Control create made, and frees its fixed name on the next deploy', async () => {
+    await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', {
+      failWith: { errorCode: 'NotStabilized', afterCreate: true, count: 1 },
+    });
+    const group = { G: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: 'fixed-group' } } };
+    const failed = await deploy('Made', group);
+    expect(failed.ok).toBe(false);
+    const state = (await store.backend.getState('Made', REGION))!.state;
+    expect(state.resources.G).toBeUndefined();
+    expect(state.deposed).toEqual([
+      expect.objectContaining({ logicalId: 'G', physicalId: 'fixed-group', reason: 'failed-create' }),
+    ]);
+    // The next deploy's create collides with the name: the stack's own failed copy is deleted first.
+    const next = await deploy('Made', group);
+    expect(next.ok).toBe(true);
+    const groups = (await ctx.emulator.control.inventory()).filter((r) => r.type === 'AWS::Logs::LogGroup');
+    expect(groups.map((g) => g.identifier)).toEqual(['fixed-group']);
+    const after = (await store.backend.getState('Made', REGION))!.state;
+    expect(after.resources.G.physicalId).toBe('fixed-group');
+    expect(after.deposed).toBeUndefined();
+  });
+
+  it('writes the full state to a local file when the final save fails, and state push restores it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-errored-'));
+    try {
+      await ctx.emulator.control.addFault({
+        service: 's3',
+        operation: 'PutObject',
+        error: 'AccessDenied',
+        probability: 1,
+        match: { Key: store.bucket.keys.stateKey('Errored', REGION) },
+      });
+      const failed = deployStack(
+        {
+          stackName: 'Errored',
+          region: REGION,
+          template: parseTemplate({ Resources: topics({ A: 'errored-a' }) }),
+        },
+        {
+          store,
+          provisioner,
+          schemas,
+          factory: store.factory,
+          ioHost: host,
+          concurrency: 4,
+          erroredStateDir: dir,
+        },
+      );
+      const file = path.join(dir, `cdkd-errored-state.Errored.${REGION}.json`);
+      await expect(failed).rejects.toThrow(`The full state is in ${file}`);
+      await expect(failed).rejects.toMatchObject({
+        code: 'STATE_NOT_SAVED',
+        remedy: expect.stringContaining(`cdkd state push ${file}`),
+      });
+      expect(await store.locks.readLock('Errored', REGION)).toBeUndefined();
+      const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { resources: Record<string, unknown> };
+      expect(Object.keys(saved.resources)).toEqual(['A']);
+
+      await ctx.emulator.control.clearFaults();
+      const pushed = await pushState(store, file);
+      expect(pushed).toEqual(
+        expect.objectContaining({ stackName: 'Errored', region: REGION, replaced: false }),
+      );
+      const state = (await store.backend.getState('Errored', REGION))!.state;
+      expect(Object.keys(state.resources)).toEqual(['A']);
+      expect(await store.wal.list('Errored', REGION)).toEqual([]);
+      // The stack is whole again: nothing to do.
+      const again = await deploy('Errored', topics({ A: 'errored-a' }));
+      expect(again.noChanges).toBe(true);
+      expect(await appTopics()).toHaveLength(1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops when another process takes the lock, writes no state.json, and the next deploy converges', async () => {
+    await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 300);
+    const names = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`T${i}`, `lost-${i}`]));
+    const running = deployStack(
+      { stackName: 'Lost', region: REGION, template: parseTemplate({ Resources: topics(names) }) },
+      {
+        store,
+        provisioner,
+        schemas,
+        factory: store.factory,
+        ioHost: {
+          notify: (m) => {
+            host.notify(m);
+            // The moment the first topic is created, someone force-unlocks and the lock is renewed.
+            const e = m.data as { status?: string; logicalId?: string } | undefined;
+            if (m.code === 'CDKD_RESOURCE_EVENT' && e?.status === 'succeeded' && !stolen) {
+              stolen = (async () => {
+                await store.locks.forceUnlock('Lost', REGION);
+                await held()?.renew();
+              })();
+            }
+          },
+        },
+        concurrency: 1,
+      },
+    );
+    let stolen: Promise<void> | undefined;
+    const held = () =>
+      [...(store.locks as unknown as { held: Map<string, { renew(): Promise<void> }> }).held.values()][0];
+    await expect(running).rejects.toThrow(/Lost the lock on Lost.*state\.json was not written/s);
+    await stolen;
+    expect(await store.backend.getState('Lost', REGION)).toBeUndefined();
+    await ctx.emulator.control.clearTypeSettings();
+    const next = await deploy('Lost', topics(names));
+    expect(next.ok).toBe(true);
+    expect(await appTopics()).toHaveLength(6);
+    const state = (await store.backend.getState('Lost', REGION))!.state;
+    expect(Object.keys(state.resources)).toHaveLength(6);
+  });
+});

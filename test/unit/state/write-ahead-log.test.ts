@@ -1,0 +1,134 @@
+/** The write-ahead log store and its group-committing writer, against the emulator. */
+import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
+import { WriteAheadWriter } from '../../../src/engine/write-ahead';
+import { StackStateBuilder } from '../../../src/state/state-builder';
+import { replaySegments } from '../../../src/state/wal-replay';
+import { WAL_FORMAT_VERSION, WalConflictError } from '../../../src/state/write-ahead-log';
+import type { WalSegment } from '../../../src/state/write-ahead-log';
+import { testStore, useEmulator } from './helpers';
+
+const ctx = useEmulator();
+const REGION = 'us-east-1';
+
+const segment = (seq: number, lineage = 'L1', writer = 'me'): WalSegment => ({
+  walVersion: WAL_FORMAT_VERSION,
+  stackName: 'Wal',
+  region: REGION,
+  lineage,
+  seq,
+  writer,
+  writtenAt: 1,
+  records: [
+    {
+      t: 'outcome',
+      effects: [
+        {
+          op: 'set',
+          logicalId: `R${seq}`,
+          record: { physicalId: `p${seq}`, resourceType: 'AWS::SNS::Topic', properties: {} },
+        },
+      ],
+    },
+  ],
+});
+
+describe('write-ahead log', () => {
+  beforeEach(() => ctx.emulator.control.clearFaults());
+
+  it('writes, lists in order, reads back and replays segments; a lost reply is adopted', async () => {
+    const store = await testStore(ctx.emulator);
+    await store.wal.write(segment(2));
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'PutObject',
+      mode: 'drop',
+      match: { Key: store.bucket.keys.walSegmentKey('Wal', REGION, 10) },
+    });
+    await store.wal.write(segment(10));
+    const refs = await store.wal.list('Wal', REGION);
+    expect(refs.map((r) => r.seq)).toEqual([2, 10]);
+    const builder = new StackStateBuilder('Wal', REGION, {
+      version: 9,
+      stackName: 'Wal',
+      region: REGION,
+      resources: {},
+      outputs: {},
+      lastModified: 0,
+      lineage: 'L1',
+      walSeq: 2,
+    });
+    const replay = await replaySegments(store.wal, builder, refs);
+    // Segment 2 is folded already: stale, not applied again.
+    expect(replay.stale.map((r) => r.seq)).toEqual([2]);
+    expect(replay.applied.map((r) => r.seq)).toEqual([10]);
+    expect(Object.keys(builder.resourceRecords())).toEqual(['R10']);
+  });
+
+  it('refuses a segment number another process wrote, and ignores segments of another lineage', async () => {
+    const store = await testStore(ctx.emulator);
+    await store.wal.write(segment(1, 'L1', 'other'));
+    await expect(store.wal.write(segment(1, 'L1', 'me'))).rejects.toBeInstanceOf(WalConflictError);
+    await store.wal.write(segment(2, 'OLD'));
+    const builder = new StackStateBuilder('Wal', REGION, undefined);
+    builder.lineage = 'L1';
+    const replay = await replaySegments(store.wal, builder, await store.wal.list('Wal', REGION));
+    expect(replay.applied.map((r) => r.seq)).toEqual([1]);
+    expect(replay.stale.map((r) => r.seq)).toEqual([2]);
+  });
+
+  it('group-commits: records queued while a segment is written go out together, in order', async () => {
+    const store = await testStore(ctx.emulator);
+    const writer = new WriteAheadWriter({
+      store: store.wal,
+      stackName: 'Wal',
+      region: REGION,
+      lineage: 'L1',
+      writer: 'me',
+      firstSeq: 1,
+    });
+    const durable = Array.from({ length: 20 }, (_, i) =>
+      writer.append({ t: 'amend', id: `i${i}`, attempt: i }),
+    );
+    await Promise.all(durable);
+    // The first record went out alone; the 19 queued behind it rode the next segment.
+    expect(writer.stats.writes).toBe(2);
+    const refs = await store.wal.list('Wal', REGION);
+    const segments = await Promise.all(refs.map((r) => store.wal.read(r)));
+    expect(segments.flatMap((s) => s!.records.map((r) => (r as { attempt: number }).attempt))).toEqual(
+      Array.from({ length: 20 }, (_, i) => i),
+    );
+    // Deleting by version leaves no object version behind.
+    expect(await store.wal.remove(writer.written)).toEqual([]);
+    const versions = await (
+      await store.bucket.client()
+    ).send(
+      new ListObjectVersionsCommand({
+        Bucket: store.bucket.name,
+        Prefix: store.bucket.keys.walPrefix('Wal', REGION),
+      }),
+    );
+    expect([...(versions.Versions ?? []), ...(versions.DeleteMarkers ?? [])]).toEqual([]);
+  });
+
+  it('stops for good when a segment cannot be written: every waiting record is refused', async () => {
+    const store = await testStore(ctx.emulator);
+    await store.wal.write(segment(1, 'L1', 'intruder'));
+    const failures: unknown[] = [];
+    const writer = new WriteAheadWriter({
+      store: store.wal,
+      stackName: 'Wal',
+      region: REGION,
+      lineage: 'L1',
+      writer: 'me',
+      firstSeq: 1,
+      onFailure: (err) => failures.push(err),
+    });
+    const a = writer.append({ t: 'amend', id: 'a' });
+    const b = writer.append({ t: 'amend', id: 'b' });
+    await expect(a).rejects.toBeInstanceOf(WalConflictError);
+    await expect(b).rejects.toBeInstanceOf(WalConflictError);
+    await expect(writer.append({ t: 'amend', id: 'c' })).rejects.toBeInstanceOf(WalConflictError);
+    await expect(writer.flush()).rejects.toBeInstanceOf(WalConflictError);
+    expect(failures).toHaveLength(1);
+  });
+});
