@@ -355,7 +355,7 @@ export class ResourceProvisioner {
     return this.run('create', logicalId, resourceType, undefined, call, (context) =>
       routed.provider.create(logicalId, resourceType, properties, context),
     ).then((result) => {
-      this.tally.record(context.stackName, logicalId, resourceType, routed);
+      this.tally.record(call.context(0).stackName ?? '', logicalId, resourceType, routed);
       return result;
     });
   }
@@ -372,7 +372,7 @@ export class ResourceProvisioner {
     return this.run('update', logicalId, resourceType, physicalId, call, (context) =>
       routed.provider.update(logicalId, physicalId, resourceType, properties, previous, context),
     ).then((result) => {
-      this.tally.record(context.stackName, logicalId, resourceType, routed);
+      this.tally.record(call.context(0).stackName ?? '', logicalId, resourceType, routed);
       return result;
     });
   }
