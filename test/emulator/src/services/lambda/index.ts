@@ -1,0 +1,117 @@
+/**
+ * AWS Lambda (restJson1): functions from S3 or uploaded zips, their
+ * configuration, versions, aliases, permissions, URLs, event source mappings,
+ * layers and asynchronous invocation settings — and Invoke, which runs
+ * Node.js and Python handlers in child processes that call back into the
+ * emulator. Shared with Cloud Control's `AWS::Lambda::*` types.
+ */
+import { badRequest } from '../../control/routes';
+import { jsonResponse } from '../../core/http';
+import { RestJsonCodec } from '../../core/protocols/rest-json';
+import type { ServiceModule } from '../../core/service';
+import { AliasHandlers } from './aliases';
+import { DEFAULT_SETTINGS, LambdaContext } from './context';
+import { EventSourceHandlers } from './event-sources';
+import { FunctionHandlers } from './functions';
+import { InvokeHandlers } from './invoke';
+import { InvokeConfigHandlers } from './invoke-config';
+import { lambdaLatency } from './latency';
+import { LayerHandlers } from './layers';
+import { FunctionLogs } from './logs';
+import { PermissionHandlers } from './permissions';
+import { lambdaResourceProviders } from './resources';
+import { RolePropagation } from './role-propagation';
+import { LambdaRuntime } from './runtime/runtime';
+import { LambdaStore } from './store';
+import { TagHandlers } from './tags';
+import { UrlHandlers } from './urls';
+
+/** What other services and tests may use (`platform.api('lambda')`). */
+export interface LambdaApi {
+  /** Resolves when no asynchronous (Event) invocation is running. */
+  idle(): Promise<void>;
+}
+
+export const lambda: ServiceModule = {
+  name: 'lambda',
+  signingNames: ['lambda'],
+  create(platform) {
+    const store = new LambdaStore();
+    const context = new LambdaContext(store, platform);
+    const roles = new RolePropagation(platform);
+    const runtime = new LambdaRuntime(platform.accounts, {
+      zip: (sha) => context.code.get(sha),
+      layerSha: (arn) => {
+        const [, , , region, account, , name, version] = arn.split(':');
+        return store.getLayer(account!, region!, name!)?.versions[version!]?.CodeSha256;
+      },
+    });
+    store.onClear = () => {
+      runtime.reset();
+      roles.clear();
+    };
+    const logs = new FunctionLogs(store, platform);
+    const functions = new FunctionHandlers(context, roles);
+    const eventSources = new EventSourceHandlers(context);
+    const invoke = new InvokeHandlers(context, runtime, logs);
+    return {
+      protocol: new RestJsonCodec({
+        model: () => require('@aws-sdk/client-lambda') as Record<string, unknown>,
+        faults: {
+          429: { code: 'TooManyRequestsException', status: 429 },
+          500: { code: 'ServiceException', status: 500 },
+          503: { code: 'ServiceException', status: 503 },
+        },
+      }),
+      operations: {
+        ...functions.operations,
+        ...new PermissionHandlers(context).operations,
+        ...new AliasHandlers(context).operations,
+        ...new UrlHandlers(context).operations,
+        ...eventSources.operations,
+        ...new LayerHandlers(context).operations,
+        ...new InvokeConfigHandlers(context).operations,
+        ...new TagHandlers(context).operations,
+        ...invoke.operations,
+      },
+      store,
+      resources: lambdaResourceProviders({ context, functions, eventSources }),
+      latency: lambdaLatency,
+      api: { idle: () => invoke.idle() } satisfies LambdaApi,
+      settings: {
+        read: () => ({ lambdaStateTransitionMs: context.settings.stateTransitionMs }),
+        update: ({ lambdaStateTransitionMs }) => {
+          if (lambdaStateTransitionMs === undefined) return;
+          if (typeof lambdaStateTransitionMs !== 'number' || lambdaStateTransitionMs < 0)
+            throw badRequest('"lambdaStateTransitionMs" is a number >= 0');
+          context.settings.stateTransitionMs = lambdaStateTransitionMs;
+        },
+        reset: () => Object.assign(context.settings, DEFAULT_SETTINGS),
+      },
+      control(router) {
+        // GetFunction's Code.Location and GetLayerVersion's Content.Location: the package itself.
+        router.add('GET', /^\/_emulator\/lambda\/code\/([^/]+)$/, (_req, [sha]) => {
+          const zip = context.code.get(sha!);
+          if (!zip) return jsonResponse(404, { error: 'NotFound', message: 'no such package' });
+          return { status: 200, headers: { 'content-type': 'application/zip' }, body: zip };
+        });
+        // A function's log events, while no CloudWatch Logs service keeps them.
+        router.add('GET', /^\/_emulator\/lambda\/logs$/, (req) => {
+          const group =
+            req.query.get('logGroupName') ??
+            (req.query.get('function') ? `/aws/lambda/${req.query.get('function')}` : undefined);
+          if (!group) throw badRequest('name the log group: ?logGroupName=... or ?function=<name>');
+          return jsonResponse(
+            200,
+            logs.read(
+              req.query.get('account') ?? platform.accounts.defaultAccount,
+              req.query.get('region') ?? 'us-east-1',
+              group,
+            ),
+          );
+        });
+      },
+      stop: () => runtime.stop(),
+    };
+  },
+};
