@@ -411,12 +411,26 @@ export function inTransition(
   );
 }
 
+/**
+ * Forgets a create or update that has settled, so a later, longer transition
+ * time does not revive it. (A settled delete is for the owner to act on.)
+ */
+export function settle<T extends { transition?: Transition }>(
+  holder: T,
+  transitionMs: number,
+  now = Date.now(),
+): T {
+  const t = holder.transition;
+  if (t && t.kind !== 'delete' && !inTransition(t, t.kind, transitionMs, now)) delete holder.transition;
+  return holder;
+}
+
 export function isPending(version: FunctionVersion, transitionMs: number, now = Date.now()): boolean {
-  return inTransition(version.transition, 'create', transitionMs, now);
+  return inTransition(settle(version, transitionMs, now).transition, 'create', transitionMs, now);
 }
 
 export function isUpdating(version: FunctionVersion, transitionMs: number, now = Date.now()): boolean {
-  return inTransition(version.transition, 'update', transitionMs, now);
+  return inTransition(settle(version, transitionMs, now).transition, 'update', transitionMs, now);
 }
 
 /** Marks an update started: InProgress until it settles. */

@@ -6,6 +6,7 @@
 import { AwsError } from '../../core/errors';
 import type { CallContext, Platform } from '../../core/service';
 import { CodeRepository } from './code';
+import { inTransition, settle } from './configuration';
 import type { AliasRecord, FunctionVersion, LambdaFunction } from './model';
 import { functionArn, parseFunctionName, resolveQualifier, type FunctionRef } from './names';
 import type { LambdaStore } from './store';
@@ -50,6 +51,23 @@ export class LambdaContext {
 
   get transitionMs(): number {
     return this.settings.stateTransitionMs;
+  }
+
+  /** Changes the transition time; what has settled under the old one stays settled. */
+  setTransitionMs(ms: number): void {
+    const now = Date.now();
+    for (const fn of this.store.functions.values())
+      for (const version of [fn.latest, ...Object.values(fn.versions)])
+        settle(version, this.transitionMs, now);
+    for (const mapping of this.store.eventSourceMappings.values()) {
+      if (
+        mapping.transition?.kind === 'delete' &&
+        !inTransition(mapping.transition, 'delete', this.transitionMs, now)
+      )
+        this.store.eventSourceMappings.delete(mapping.UUID);
+      else settle(mapping, this.transitionMs, now);
+    }
+    this.settings.stateTransitionMs = ms;
   }
 
   /** The function a FunctionName member names (its qualifier, if any, is returned in `ref`). */

@@ -12,7 +12,7 @@ import type {
 } from '@aws-sdk/client-lambda';
 import { AwsError } from '../../core/errors';
 import type { CallContext, Operations } from '../../core/service';
-import { inTransition } from './configuration';
+import { inTransition, settle } from './configuration';
 import { resolveIn, type LambdaContext } from './context';
 import { page } from './functions';
 import type { EventSourceMappingRecord } from './model';
@@ -178,8 +178,16 @@ export class EventSourceHandlers {
 
   /** The mapping as the API returns it, its state as of now. */
   render(mapping: EventSourceMappingRecord): Record<string, unknown> {
-    const { account: _a, region: _r, transition, settledState, tags: _t, LastModified, ...rest } = mapping;
     const ms = this.lambda.transitionMs;
+    const {
+      account: _a,
+      region: _r,
+      transition,
+      settledState,
+      tags: _t,
+      LastModified,
+      ...rest
+    } = settle(mapping, ms);
     const state = inTransition(transition, 'create', ms)
       ? 'Creating'
       : inTransition(transition, 'update', ms)

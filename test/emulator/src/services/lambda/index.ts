@@ -84,7 +84,7 @@ export const lambda: ServiceModule = {
           if (lambdaStateTransitionMs === undefined) return;
           if (typeof lambdaStateTransitionMs !== 'number' || lambdaStateTransitionMs < 0)
             throw badRequest('"lambdaStateTransitionMs" is a number >= 0');
-          context.settings.stateTransitionMs = lambdaStateTransitionMs;
+          context.setTransitionMs(lambdaStateTransitionMs);
         },
         reset: () => Object.assign(context.settings, DEFAULT_SETTINGS),
       },
@@ -94,6 +94,11 @@ export const lambda: ServiceModule = {
           const zip = context.code.get(sha!);
           if (!zip) return jsonResponse(404, { error: 'NotFound', message: 'no such package' });
           return { status: 200, headers: { 'content-type': 'application/zip' }, body: zip };
+        });
+        // Waits until no asynchronous (Event) invocation is running.
+        router.add('POST', /^\/_emulator\/lambda\/invocations\/wait$/, async () => {
+          await invoke.idle();
+          return jsonResponse(200, { idle: true });
         });
         // A function's log events, while no CloudWatch Logs service keeps them.
         router.add('GET', /^\/_emulator\/lambda\/logs$/, (req) => {

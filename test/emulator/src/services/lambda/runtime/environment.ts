@@ -60,8 +60,12 @@ export class ExecutionEnvironment {
   private partial = '';
   /** Called once when the process has ended. */
   onExit?: () => void;
+  /** Resolves once the process has ended. */
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
 
   constructor(private readonly spec: EnvironmentSpec) {
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spec.env,
@@ -197,5 +201,6 @@ export class ExecutionEnvironment {
     this.exited = { code, signal };
     this.waiter?.waiter({ kind: 'exit', code, signal });
     this.onExit?.();
+    this.resolveDone();
   }
 }

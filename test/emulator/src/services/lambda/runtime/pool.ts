@@ -22,7 +22,7 @@ export class EnvironmentPool {
   private readonly idle = new Map<string, PooledEnvironment[]>();
   private readonly all = new Set<PooledEnvironment>();
   private readonly waiting: Array<() => void> = [];
-  private readonly onProcessExit = () => this.stopAll();
+  private readonly onProcessExit = () => void this.stopAll();
   private stopped = false;
 
   constructor(
@@ -88,11 +88,13 @@ export class EnvironmentPool {
     for (const pooled of [...this.all]) this.discard(pooled);
   }
 
-  /** Stops every environment for good (the emulator is stopping). */
-  stopAll(): void {
+  /** Stops every environment for good (the emulator is stopping); resolves once they have all ended. */
+  stopAll(): Promise<void> {
     this.stopped = true;
+    const ending = [...this.all].map((pooled) => pooled.env.done);
     this.clear();
     for (const wake of this.waiting.splice(0)) wake();
+    return Promise.all(ending).then(() => undefined);
   }
 
   private forget(pooled: PooledEnvironment): void {

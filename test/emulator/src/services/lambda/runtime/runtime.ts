@@ -190,8 +190,8 @@ export class LambdaRuntime {
   }
 
   /** Stops every environment and removes the unpacked code (the emulator is stopping). */
-  stop(): void {
-    this.pool.stopAll();
+  async stop(): Promise<void> {
+    await this.pool.stopAll();
     this.workspace.dispose();
   }
 
