@@ -22,6 +22,9 @@ import {
 } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { startEmulator } from '../src';
 import { clientConfig, useEmulator } from './helpers';
 import { zipOf } from './support/zip';
@@ -432,4 +435,32 @@ test('no execution environment outlives the emulator', async () => {
   client.destroy();
   await emulator.stop();
   expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+});
+
+test('a function kept in --state-dir runs after a restart (its package is kept too)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lambda-state-'));
+  try {
+    const first = await startEmulator({ port: 0, stateDir: dir });
+    const client = new LambdaClient({ ...clientConfig(first), maxAttempts: 1 });
+    await client.send(
+      new CreateFunctionCommand({
+        FunctionName: 'kept',
+        Role: ROLE,
+        Runtime: 'nodejs20.x',
+        Handler: 'index.handler',
+        Timeout: 60,
+        Code: { ZipFile: await zipOf({ 'index.js': 'exports.handler = async () => "still here";' }) },
+      }),
+    );
+    client.destroy();
+    await first.stop();
+    const second = await startEmulator({ port: 0, stateDir: dir });
+    const again = new LambdaClient({ ...clientConfig(second), maxAttempts: 1 });
+    const out = await again.send(new InvokeCommand({ FunctionName: 'kept' }));
+    expect(Buffer.from(out.Payload!).toString()).toBe('"still here"');
+    again.destroy();
+    await second.stop();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
