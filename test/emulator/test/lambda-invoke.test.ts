@@ -10,6 +10,7 @@
  * finish have generous timeouts, and the timeout cases wait forever.
  */
 import {
+  AddPermissionCommand,
   CreateFunctionCommand,
   InvokeCommand,
   LambdaClient,
@@ -25,11 +26,28 @@ import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/cl
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startEmulator } from '../src';
+import { RestJsonCodec, startEmulator, type Platform, type ServiceModule } from '../src';
+import type { LambdaApi } from '../src/services/lambda';
 import { clientConfig, useEmulator } from './helpers';
 import { zipOf } from './support/zip';
 
-const ctx = useEmulator();
+/** A test-only service that hands the test what the platform lends services (the Lambda api). */
+let platform: Platform | undefined;
+const probe: ServiceModule = {
+  name: 'probe',
+  signingNames: ['probe'],
+  create(p) {
+    platform = p;
+    return {
+      protocol: new RestJsonCodec({
+        model: () => require('@aws-sdk/client-lambda') as Record<string, unknown>,
+      }),
+      operations: {},
+    };
+  },
+};
+
+const ctx = useEmulator({ services: [probe] });
 let lambda: LambdaClient;
 let s3: S3Client;
 let ssm: SSMClient;
@@ -345,6 +363,45 @@ describe('invocation types, layers, versions, throttling', () => {
     ).rejects.toMatchObject({ name: 'InvalidRequestContentException' });
     await expect(lambda.send(new InvokeCommand({ FunctionName: 'nope' }))).rejects.toMatchObject({
       name: 'ResourceNotFoundException',
+    });
+  });
+
+  test('other services invoke through the api: allowed by the resource policy, refused otherwise', async () => {
+    await node('node-for-sns', 'writeParameter');
+    const api = platform!.api<LambdaApi>('lambda');
+    const arn = `arn:aws:lambda:us-east-1:${ACCOUNT}:function:node-for-sns`;
+    const invoker = {
+      servicePrincipal: 'sns.amazonaws.com',
+      sourceArn: `arn:aws:sns:us-east-1:${ACCOUNT}:topic`,
+      sourceAccount: ACCOUNT,
+    };
+    expect(await api.invokeAsync(arn, JSON.stringify({ name: '/sns/x' }), invoker)).toEqual({
+      accepted: false,
+      reason: expect.stringContaining('does not allow sns.amazonaws.com'),
+    });
+    await lambda.send(
+      new AddPermissionCommand({
+        FunctionName: 'node-for-sns',
+        StatementId: 'sns',
+        Action: 'lambda:InvokeFunction',
+        Principal: 'sns.amazonaws.com',
+        SourceArn: `arn:aws:sns:us-east-1:${ACCOUNT}:*`,
+      }),
+    );
+    expect(
+      await api.invokeAsync(arn, JSON.stringify({ name: '/sns/x' }), {
+        ...invoker,
+        servicePrincipal: 'events.amazonaws.com',
+      }),
+    ).toMatchObject({ accepted: false });
+    expect(await api.invokeAsync(arn, JSON.stringify({ name: '/sns/x' }), invoker)).toEqual({
+      accepted: true,
+    });
+    await api.idle();
+    expect((await ssm.send(new GetParameterCommand({ Name: '/sns/x' }))).Parameter?.Value).toBe('async');
+    expect(await api.invokeAsync(`${arn}-missing`, '{}', invoker)).toMatchObject({
+      accepted: false,
+      reason: expect.stringContaining('Function not found'),
     });
   });
 

@@ -41,6 +41,12 @@ export function functionNotFound(fnArn: string): AwsError {
 export class LambdaContext {
   readonly code: CodeRepository;
   readonly settings: LambdaSettings = { ...DEFAULT_SETTINGS };
+  /**
+   * Where handlers reach the emulator when an invocation comes from another
+   * service rather than a Lambda call: the address the last Lambda call used
+   * (the emulator's default port until there was one).
+   */
+  endpointUrl = 'http://127.0.0.1:4566';
 
   constructor(
     readonly store: LambdaStore,

@@ -8,17 +8,17 @@
 import { badRequest } from '../../control/routes';
 import { jsonResponse } from '../../core/http';
 import { RestJsonCodec } from '../../core/protocols/rest-json';
-import type { ServiceModule } from '../../core/service';
+import type { Operations, ServiceModule } from '../../core/service';
 import { AliasHandlers } from './aliases';
 import { DEFAULT_SETTINGS, LambdaContext } from './context';
 import { EventSourceHandlers } from './event-sources';
 import { FunctionHandlers } from './functions';
-import { InvokeHandlers } from './invoke';
+import { InvokeHandlers, type InvokeOutcome } from './invoke';
 import { InvokeConfigHandlers } from './invoke-config';
 import { lambdaLatency } from './latency';
 import { LayerHandlers } from './layers';
 import { FunctionLogs } from './logs';
-import { PermissionHandlers } from './permissions';
+import { PermissionHandlers, type ServiceInvoker } from './permissions';
 import { lambdaResourceProviders } from './resources';
 import { RolePropagation } from './role-propagation';
 import { LambdaRuntime } from './runtime/runtime';
@@ -30,6 +30,26 @@ import { UrlHandlers } from './urls';
 export interface LambdaApi {
   /** Resolves when no asynchronous (Event) invocation is running. */
   idle(): Promise<void>;
+  /**
+   * An asynchronous (Event) invocation by another service (SNS, EventBridge):
+   * accepted and run in the background, or refused with the reason when the
+   * function does not exist or its resource policy does not allow the service
+   * principal `lambda:InvokeFunction` (with the call's `AWS:SourceArn` and `AWS:SourceAccount`).
+   */
+  invokeAsync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
+}
+
+/** Every operation notes the address its caller used, for handlers run on other services' behalf. */
+function noteEndpoint(context: LambdaContext, operations: Operations): Operations {
+  return Object.fromEntries(
+    Object.entries(operations).map(([name, handler]) => [
+      name,
+      (ctx, input) => {
+        context.endpointUrl = ctx.baseUrl;
+        return handler(ctx, input);
+      },
+    ]),
+  ) as Operations;
 }
 
 export const lambda: ServiceModule = {
@@ -63,7 +83,7 @@ export const lambda: ServiceModule = {
           503: { code: 'ServiceException', status: 503 },
         },
       }),
-      operations: {
+      operations: noteEndpoint(context, {
         ...functions.operations,
         ...new PermissionHandlers(context).operations,
         ...new AliasHandlers(context).operations,
@@ -73,11 +93,14 @@ export const lambda: ServiceModule = {
         ...new InvokeConfigHandlers(context).operations,
         ...new TagHandlers(context).operations,
         ...invoke.operations,
-      },
+      }),
       store,
       resources: lambdaResourceProviders({ context, functions, eventSources }),
       latency: lambdaLatency,
-      api: { idle: () => invoke.idle() } satisfies LambdaApi,
+      api: {
+        idle: () => invoke.idle(),
+        invokeAsync: (functionArn, payload, invoker) => invoke.invokeAsService(functionArn, payload, invoker),
+      } satisfies LambdaApi,
       settings: {
         read: () => ({ lambdaStateTransitionMs: context.settings.stateTransitionMs }),
         update: ({ lambdaStateTransitionMs }) => {

@@ -13,7 +13,10 @@ import { isPending } from './configuration';
 import { resolveIn, type LambdaContext, type Resolved } from './context';
 import type { FunctionLogs } from './logs';
 import { functionArn, validationError } from './names';
+import { allowsServiceInvoke, type ServiceInvoker } from './permissions';
 import { UnsupportedRuntimeError, type InvocationResult, type LambdaRuntime } from './runtime/runtime';
+
+export type InvokeOutcome = { accepted: true } | { accepted: false; reason: string };
 
 interface InvokeInput {
   FunctionName?: string;
@@ -34,8 +37,8 @@ export class InvokeHandlers {
   };
   /** Invocations running now, per function (for reserved concurrency). */
   private readonly running = new Map<string, number>();
-  /** Event invocations in flight (awaited by tests through {@link idle}). */
-  private readonly background = new Set<Promise<void>>();
+  /** Event invocations in flight (awaited through {@link idle}). */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly lambda: LambdaContext,
@@ -45,7 +48,45 @@ export class InvokeHandlers {
 
   /** Resolves when no Event invocation is running. */
   async idle(): Promise<void> {
-    while (this.background.size) await Promise.allSettled([...this.background]);
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * An asynchronous invocation by another service (an SNS subscription, an
+   * EventBridge target): refused, with the reason, when the function does not
+   * exist or its resource policy does not let the service invoke it.
+   */
+  async invokeAsService(
+    functionArnText: string,
+    payload: string,
+    invoker: ServiceInvoker,
+  ): Promise<InvokeOutcome> {
+    const m =
+      /^arn:aws[a-zA-Z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([a-zA-Z0-9-_]+)(?::([a-zA-Z0-9-_$]+))?$/.exec(
+        functionArnText,
+      );
+    if (!m) return { accepted: false, reason: `${functionArnText} is not a function ARN` };
+    const [, region, account, name, qualifier] = m;
+    const fn = this.lambda.store.getFunction(account!, region!, name!);
+    if (!fn) return { accepted: false, reason: `Function not found: ${functionArnText}` };
+    let resolved: Resolved;
+    try {
+      resolved = { ...resolveIn(fn, qualifier), qualifier };
+    } catch (err) {
+      return { accepted: false, reason: (err as Error).message };
+    }
+    if (!allowsServiceInvoke(fn.policies[qualifier ?? '']?.statements ?? [], invoker))
+      return {
+        accepted: false,
+        reason: `The resource policy of ${functionArnText} does not allow ${invoker.servicePrincipal} to invoke it from ${invoker.sourceArn}`,
+      };
+    try {
+      JSON.parse(payload);
+    } catch {
+      return { accepted: false, reason: 'the payload is not JSON' };
+    }
+    this.background(this.route(resolved), payload, undefined, this.lambda.endpointUrl);
+    return { accepted: true };
   }
 
   private async invoke(ctx: CallContext, input: InvokeInput): Promise<unknown> {
@@ -83,8 +124,10 @@ export class InvokeHandlers {
     }
     const clientContext = this.clientContext(input.ClientContext);
     const { fn } = resolved;
-    const key = `${fn.account}|${fn.region}|${fn.name}`;
-    if (fn.reservedConcurrency !== undefined && (this.running.get(key) ?? 0) >= fn.reservedConcurrency)
+    if (
+      fn.reservedConcurrency !== undefined &&
+      (this.running.get(`${fn.account}|${fn.region}|${fn.name}`) ?? 0) >= fn.reservedConcurrency
+    )
       throw new AwsError('TooManyRequestsException', 'Rate Exceeded.', 429, {
         Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded',
       });
@@ -95,22 +138,11 @@ export class InvokeHandlers {
         `The emulator runs nodejs* and python3* functions only; it cannot run ${configuration.PackageType === 'Image' ? 'container image' : configuration.Runtime} functions.`,
       );
     if (type === 'DryRun') return { StatusCode: 204 };
-    const run = () =>
-      this.run(key, resolved, {
-        invokedFunctionArn: functionArn(fn.account, fn.region, fn.name, resolved.qualifier),
-        event,
-        clientContext,
-        endpointUrl: ctx.baseUrl,
-      });
     if (type === 'Event') {
-      const task = run()
-        .then(() => undefined)
-        .catch(() => undefined)
-        .finally(() => this.background.delete(task));
-      this.background.add(task);
+      this.background(resolved, event, clientContext, ctx.baseUrl);
       return { StatusCode: 202 };
     }
-    const result = await run();
+    const result = await this.run(resolved, event, clientContext, ctx.baseUrl);
     return {
       StatusCode: 200,
       ...(result.functionError ? { FunctionError: result.functionError } : {}),
@@ -144,18 +176,33 @@ export class InvokeHandlers {
     }
   }
 
+  /** Starts an Event invocation; its outcome goes to the function's logs. */
+  private background(resolved: Resolved, event: string, clientContext: unknown, endpointUrl: string): void {
+    const task: Promise<void> = this.run(resolved, event, clientContext, endpointUrl)
+      .then(() => undefined)
+      .catch(() => undefined)
+      .finally(() => this.inFlight.delete(task));
+    this.inFlight.add(task);
+  }
+
   private async run(
-    key: string,
     resolved: Resolved,
-    call: { invokedFunctionArn: string; event: string; clientContext: unknown; endpointUrl: string },
+    event: string,
+    clientContext: unknown,
+    endpointUrl: string,
   ): Promise<InvocationResult> {
+    const { fn } = resolved;
+    const key = `${fn.account}|${fn.region}|${fn.name}`;
     this.running.set(key, (this.running.get(key) ?? 0) + 1);
     try {
       const result = await this.runtime.invoke({
-        fn: resolved.fn,
+        fn,
         version: resolved.version,
         versionName: resolved.versionName,
-        ...call,
+        invokedFunctionArn: functionArn(fn.account, fn.region, fn.name, resolved.qualifier),
+        event,
+        clientContext,
+        endpointUrl,
         requestId: randomUUID(),
       });
       this.logs.write(

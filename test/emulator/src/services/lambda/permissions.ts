@@ -142,3 +142,58 @@ export class PermissionHandlers {
     return { Statement: JSON.stringify(statement) };
   }
 }
+
+/** A service invoking a function on someone's behalf (SNS, EventBridge, S3, ...). */
+export interface ServiceInvoker {
+  /** `sns.amazonaws.com`. */
+  servicePrincipal: string;
+  /** The topic, rule or bucket ARN (`AWS:SourceArn`). */
+  sourceArn: string;
+  sourceAccount: string;
+}
+
+/** IAM wildcards (`*`, `?`). */
+function wildcard(pattern: string, value: string): boolean {
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${re}$`).test(value);
+}
+
+/**
+ * Whether the statements Lambda wrote allow the service to invoke: an Allow for
+ * `lambda:InvokeFunction` to its principal whose conditions the call meets
+ * (`AWS:SourceArn`, `AWS:SourceAccount`); any other condition fails closed.
+ */
+export function allowsServiceInvoke(
+  statements: readonly PolicyStatement[],
+  invoker: ServiceInvoker,
+): boolean {
+  return statements.some((s) => {
+    if (!['lambda:InvokeFunction', 'lambda:*', '*'].includes(s.Action)) return false;
+    const principal = s.Principal;
+    if (
+      principal !== '*' &&
+      (typeof principal !== 'object' || principal.Service !== invoker.servicePrincipal)
+    )
+      return false;
+    for (const [operator, keys] of Object.entries(s.Condition ?? {})) {
+      for (const [key, expected] of Object.entries(keys)) {
+        const value =
+          key === 'AWS:SourceArn'
+            ? invoker.sourceArn
+            : key === 'AWS:SourceAccount'
+              ? invoker.sourceAccount
+              : undefined;
+        if (value === undefined) return false;
+        const holds =
+          operator === 'ArnLike' || operator === 'StringLike'
+            ? wildcard(expected, value)
+            : ['ArnEquals', 'StringEquals'].includes(operator) && expected === value;
+        if (!holds) return false;
+      }
+    }
+    return true;
+  });
+}

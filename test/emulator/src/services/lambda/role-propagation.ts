@@ -4,17 +4,17 @@
  * fails with "The role defined for the function cannot be assumed by Lambda."
  * until it has propagated. Modelled behind a consistency switch, off by
  * default. A role's age is taken from the IAM service when it can tell
- * (an `api` with `roleCreateDate`), else from when Lambda first saw the role.
+ * (its `api`'s `roleByArn`), else from when Lambda first saw the role.
  */
 import { AwsError } from '../../core/errors';
 import type { Platform } from '../../core/service';
 
 export const ROLE_PROPAGATION = 'lambda.role-propagation';
 
-/** What Lambda asks an IAM service, if one offers it. */
-export interface IamRoleAges {
-  /** When the role was created (undefined: the role is unknown). */
-  roleCreateDate?(account: string, roleName: string): Date | undefined;
+/** What Lambda asks an IAM service, if one offers it in its `api`. */
+export interface IamRoles {
+  /** The role an ARN names (`created`: ISO 8601), when it exists. */
+  roleByArn?(arn: string): { created: string } | undefined;
 }
 
 export class RolePropagation {
@@ -47,17 +47,17 @@ export class RolePropagation {
   }
 
   private createdAt(account: string, roleArn: string): number {
-    const fromIam = this.iam()?.roleCreateDate?.(account, roleArn.split('/').pop() ?? roleArn);
-    if (fromIam) return fromIam.getTime();
+    const created = this.iam()?.roleByArn?.(roleArn)?.created;
+    if (created && !Number.isNaN(Date.parse(created))) return Date.parse(created);
     const key = `${account}|${roleArn}`;
     let seen = this.firstSeen.get(key);
     if (seen === undefined) this.firstSeen.set(key, (seen = Date.now()));
     return seen;
   }
 
-  private iam(): IamRoleAges | undefined {
+  private iam(): IamRoles | undefined {
     try {
-      return this.platform.api<IamRoleAges>('iam');
+      return this.platform.api<IamRoles>('iam');
     } catch {
       return undefined; // no IAM service, or one without an api
     }
