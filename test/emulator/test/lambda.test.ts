@@ -22,6 +22,17 @@ import {
   CreateFunctionCommand,
   CreateFunctionUrlConfigCommand,
   DeleteAliasCommand,
+  DeleteFunctionCodeSigningConfigCommand,
+  DeleteProvisionedConcurrencyConfigCommand,
+  GetFunctionCodeSigningConfigCommand,
+  GetFunctionRecursionConfigCommand,
+  GetProvisionedConcurrencyConfigCommand,
+  GetRuntimeManagementConfigCommand,
+  PutFunctionCodeSigningConfigCommand,
+  PutFunctionRecursionConfigCommand,
+  PutFunctionScalingConfigCommand,
+  PutProvisionedConcurrencyConfigCommand,
+  PutRuntimeManagementConfigCommand,
   DeleteEventSourceMappingCommand,
   DeleteFunctionCommand,
   DeleteFunctionConcurrencyCommand,
@@ -431,6 +442,106 @@ describe('functions', () => {
     ).toMatchObject({ name: 'InvalidParameterValueException' });
     await ctx.emulator.control.setConsistency('lambda.role-propagation', { delayMs: 0 });
     await createFunction('later', { Role: role });
+  });
+});
+
+describe('function settings with operations of their own', () => {
+  test('recursion, runtime management, code signing, provisioned concurrency, scaling', async () => {
+    await createFunction('settings');
+    expect(
+      (await lambda.send(new GetFunctionRecursionConfigCommand({ FunctionName: 'settings' }))).RecursiveLoop,
+    ).toBe('Terminate');
+    await lambda.send(
+      new PutFunctionRecursionConfigCommand({ FunctionName: 'settings', RecursiveLoop: 'Allow' }),
+    );
+    expect(
+      (await lambda.send(new GetFunctionRecursionConfigCommand({ FunctionName: 'settings' }))).RecursiveLoop,
+    ).toBe('Allow');
+    expect(
+      await lambda.send(new GetRuntimeManagementConfigCommand({ FunctionName: 'settings' })),
+    ).toMatchObject({
+      UpdateRuntimeOn: 'Auto',
+      FunctionArn: ARN('settings', '$LATEST'),
+    });
+    expect(
+      await failure(
+        lambda.send(
+          new PutRuntimeManagementConfigCommand({ FunctionName: 'settings', UpdateRuntimeOn: 'Manual' }),
+        ),
+      ),
+    ).toMatchObject({ name: 'InvalidParameterValueException' });
+    await lambda.send(
+      new PutRuntimeManagementConfigCommand({ FunctionName: 'settings', UpdateRuntimeOn: 'FunctionUpdate' }),
+    );
+    expect(
+      (await lambda.send(new GetRuntimeManagementConfigCommand({ FunctionName: 'settings' })))
+        .UpdateRuntimeOn,
+    ).toBe('FunctionUpdate');
+    const csc = `arn:aws:lambda:us-east-1:${ACCOUNT}:code-signing-config:csc-0123456789abcdefg`;
+    await lambda.send(
+      new PutFunctionCodeSigningConfigCommand({ FunctionName: 'settings', CodeSigningConfigArn: csc }),
+    );
+    expect(
+      (await lambda.send(new GetFunctionCodeSigningConfigCommand({ FunctionName: 'settings' })))
+        .CodeSigningConfigArn,
+    ).toBe(csc);
+    await lambda.send(new DeleteFunctionCodeSigningConfigCommand({ FunctionName: 'settings' }));
+    expect(
+      (await lambda.send(new GetFunctionCodeSigningConfigCommand({ FunctionName: 'settings' })))
+        .CodeSigningConfigArn,
+    ).toBe('');
+    expect(
+      await failure(
+        lambda.send(
+          new PutProvisionedConcurrencyConfigCommand({
+            FunctionName: 'settings',
+            Qualifier: '$LATEST',
+            ProvisionedConcurrentExecutions: 1,
+          }),
+        ),
+      ),
+    ).toMatchObject({ name: 'InvalidParameterValueException' });
+    await lambda.send(new PublishVersionCommand({ FunctionName: 'settings' }));
+    expect(
+      (
+        await lambda.send(
+          new PutProvisionedConcurrencyConfigCommand({
+            FunctionName: 'settings',
+            Qualifier: '1',
+            ProvisionedConcurrentExecutions: 2,
+          }),
+        )
+      ).Status,
+    ).toBe('IN_PROGRESS');
+    expect(
+      await lambda.send(
+        new GetProvisionedConcurrencyConfigCommand({ FunctionName: 'settings', Qualifier: '1' }),
+      ),
+    ).toMatchObject({
+      Status: 'READY',
+      RequestedProvisionedConcurrentExecutions: 2,
+    });
+    await lambda.send(
+      new DeleteProvisionedConcurrencyConfigCommand({ FunctionName: 'settings', Qualifier: '1' }),
+    );
+    expect(
+      await failure(
+        lambda.send(new GetProvisionedConcurrencyConfigCommand({ FunctionName: 'settings', Qualifier: '1' })),
+      ),
+    ).toMatchObject({
+      name: 'ProvisionedConcurrencyConfigNotFoundException',
+      $metadata: { httpStatusCode: 404 },
+    });
+    expect(
+      await failure(
+        lambda.send(
+          new PutFunctionScalingConfigCommand({
+            FunctionName: 'settings',
+            FunctionScalingConfig: { MaxExecutionEnvironments: 2 },
+          }),
+        ),
+      ),
+    ).toMatchObject({ name: 'InvalidParameterValueException' });
   });
 });
 

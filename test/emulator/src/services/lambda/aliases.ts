@@ -55,6 +55,8 @@ export class AliasHandlers {
       delete fn.policies[alias.Name];
       delete fn.urls[alias.Name];
       delete fn.invokeConfigs[alias.Name];
+      delete fn.settings.provisionedConcurrency?.[alias.Name];
+      delete fn.settings.scaling?.[alias.Name];
       return {};
     },
     ListAliases: (

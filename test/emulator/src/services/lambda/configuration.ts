@@ -325,6 +325,9 @@ export function createConfiguration(
         }
       : {}),
     LoggingConfig: loggingConfig(input.LoggingConfig, name),
+    ...(input.CapacityProviderConfig ? { CapacityProviderConfig: input.CapacityProviderConfig } : {}),
+    ...(input.DurableConfig ? { DurableConfig: input.DurableConfig } : {}),
+    ...(input.TenancyConfig ? { TenancyConfig: input.TenancyConfig } : {}),
   };
 }
 

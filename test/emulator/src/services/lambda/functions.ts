@@ -205,6 +205,7 @@ export class FunctionHandlers {
       policies: {},
       urls: {},
       invokeConfigs: {},
+      settings: input.CodeSigningConfigArn ? { codeSigningConfigArn: input.CodeSigningConfigArn } : {},
       tags,
     };
     this.lambda.store.putFunction(fn);
@@ -336,6 +337,9 @@ export class FunctionHandlers {
     delete fn.versions[qualifier];
     delete fn.policies[qualifier];
     delete fn.invokeConfigs[qualifier];
+    delete fn.settings.provisionedConcurrency?.[qualifier];
+    delete fn.settings.runtimeManagement?.[qualifier];
+    delete fn.settings.scaling?.[qualifier];
     return { StatusCode: 204 };
   }
 

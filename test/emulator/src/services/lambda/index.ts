@@ -12,6 +12,7 @@ import type { Operations, ServiceModule } from '../../core/service';
 import { AliasHandlers } from './aliases';
 import { DEFAULT_SETTINGS, LambdaContext } from './context';
 import { EventSourceHandlers } from './event-sources';
+import { FunctionSettingHandlers } from './function-settings';
 import { FunctionHandlers } from './functions';
 import { InvokeHandlers, type InvokeOutcome } from './invoke';
 import { InvokeConfigHandlers } from './invoke-config';
@@ -91,6 +92,7 @@ export const lambda: ServiceModule = {
         ...eventSources.operations,
         ...new LayerHandlers(context).operations,
         ...new InvokeConfigHandlers(context).operations,
+        ...new FunctionSettingHandlers(context).operations,
         ...new TagHandlers(context).operations,
         ...invoke.operations,
       }),

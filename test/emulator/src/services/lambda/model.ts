@@ -10,6 +10,7 @@ import type {
   DestinationConfig,
   EventSourceMappingConfiguration,
   FunctionConfiguration,
+  FunctionScalingConfig,
 } from '@aws-sdk/client-lambda';
 
 /** A function configuration as stored: the members reads compute are left out. */
@@ -86,6 +87,15 @@ export interface InvokeConfigRecord {
   LastModified: number;
 }
 
+/** Settings with operations of their own (see function-settings.ts), by qualifier where they have one. */
+export interface FunctionSettings {
+  recursiveLoop?: string;
+  runtimeManagement?: Record<string, { UpdateRuntimeOn: string; RuntimeVersionArn?: string }>;
+  codeSigningConfigArn?: string;
+  scaling?: Record<string, FunctionScalingConfig>;
+  provisionedConcurrency?: Record<string, { requested: number; LastModified: string }>;
+}
+
 export interface LambdaFunction {
   account: string;
   region: string;
@@ -104,6 +114,7 @@ export interface LambdaFunction {
   /** Asynchronous invocation configurations by qualifier (`$LATEST`, a version or an alias). */
   invokeConfigs: Record<string, InvokeConfigRecord>;
   reservedConcurrency?: number;
+  settings: FunctionSettings;
   tags: Record<string, string>;
 }
 

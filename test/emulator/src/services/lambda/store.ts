@@ -100,7 +100,7 @@ export class LambdaStore implements ServiceStore {
 
   restore(saved: unknown): void {
     const s = saved as Partial<SavedLambda>;
-    for (const fn of s.functions ?? []) this.putFunction(fn);
+    for (const fn of s.functions ?? []) this.putFunction({ ...fn, settings: fn.settings ?? {} });
     for (const m of s.eventSourceMappings ?? []) this.eventSourceMappings.set(m.UUID, m);
     for (const layer of s.layers ?? []) this.putLayer(layer);
     for (const [sha, zip] of Object.entries(s.code ?? {})) this.code.set(sha, Buffer.from(zip, 'base64'));

@@ -24,18 +24,21 @@ const TYPE = 'AWS::Lambda::Function';
 type Model = Record<string, unknown>;
 
 /** CloudFormation properties the Lambda API does not keep, remembered for reads. */
-const EXTRA_PROPERTIES = [
-  'Code',
-  'SnapStart',
-  'CodeSigningConfigArn',
-  'RuntimeManagementConfig',
-  'RecursiveLoop',
-  'FunctionScalingConfig',
-  'CapacityProviderConfig',
-  'DurableConfig',
-  'TenancyConfig',
-  'PublishToLatestPublished',
-];
+const EXTRA_PROPERTIES = ['Code', 'SnapStart', 'FunctionScalingConfig', 'PublishToLatestPublished'];
+
+/** The settings with operations of their own, from a model (CloudFormation sets them after the create). */
+function applySettings(fn: LambdaFunction, desired: Model): void {
+  const settings = fn.settings;
+  if (typeof desired.CodeSigningConfigArn === 'string')
+    settings.codeSigningConfigArn = desired.CodeSigningConfigArn;
+  else delete settings.codeSigningConfigArn;
+  if (typeof desired.RecursiveLoop === 'string') settings.recursiveLoop = desired.RecursiveLoop;
+  else delete settings.recursiveLoop;
+  const runtime = desired.RuntimeManagementConfig as
+    { UpdateRuntimeOn: string; RuntimeVersionArn?: string } | undefined;
+  if (runtime) settings.runtimeManagement = { ...settings.runtimeManagement, $LATEST: runtime };
+  else delete settings.runtimeManagement?.$LATEST;
+}
 
 /** The package a CloudFormation `Code` names; inline source is zipped as CloudFormation does. */
 export function codeSource(code: unknown, runtime: unknown): CodeSource {
@@ -72,6 +75,8 @@ function configurationInput(desired: Model): Partial<CreateFunctionRequest> {
     EphemeralStorage: desired.EphemeralStorage,
     SnapStart: desired.SnapStart,
     LoggingConfig: desired.LoggingConfig,
+    CapacityProviderConfig: desired.CapacityProviderConfig,
+    DurableConfig: desired.DurableConfig,
   }) as Partial<CreateFunctionRequest>;
 }
 
@@ -145,6 +150,12 @@ export class FunctionProvider implements ResourceProvider {
         OptimizationStatus: c.SnapStart?.OptimizationStatus ?? 'Off',
       },
       ReservedConcurrentExecutions: fn.reservedConcurrency,
+      CapacityProviderConfig: c.CapacityProviderConfig,
+      DurableConfig: c.DurableConfig,
+      TenancyConfig: c.TenancyConfig,
+      CodeSigningConfigArn: fn.settings.codeSigningConfigArn,
+      RecursiveLoop: fn.settings.recursiveLoop,
+      RuntimeManagementConfig: fn.settings.runtimeManagement?.$LATEST,
       Tags: tagList(fn.tags),
       ...this.extras.get(fn, fn.name),
     });
@@ -168,9 +179,11 @@ export class FunctionProvider implements ResourceProvider {
       Code: codeSource(desired.Code, desired.Runtime),
       ...(desired.PackageType ? { PackageType: desired.PackageType } : {}),
       ...(desired.Architectures ? { Architectures: desired.Architectures } : {}),
+      ...(desired.TenancyConfig ? { TenancyConfig: desired.TenancyConfig } : {}),
       ...(Object.keys(tags).length ? { Tags: tags } : {}),
     });
     const fn = this.store.getFunction(scope.account, scope.region, name)!;
+    applySettings(fn, desired);
     if (typeof desired.ReservedConcurrentExecutions === 'number')
       run(this.parts.functions.operations, 'PutFunctionConcurrency', ctx, {
         FunctionName: name,
@@ -217,6 +230,7 @@ export class FunctionProvider implements ResourceProvider {
       });
     else delete fn.reservedConcurrency;
     fn.tags = tagMap(desired.Tags);
+    applySettings(fn, desired);
     this.extras.set(scope, identifier, Object.fromEntries(EXTRA_PROPERTIES.map((p) => [p, desired[p]])));
     return this.stored(fn);
   }
