@@ -537,6 +537,7 @@ describe('function settings with operations of their own', () => {
         lambda.send(
           new PutFunctionScalingConfigCommand({
             FunctionName: 'settings',
+            Qualifier: '$LATEST',
             FunctionScalingConfig: { MaxExecutionEnvironments: 2 },
           }),
         ),

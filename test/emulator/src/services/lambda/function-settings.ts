@@ -89,6 +89,7 @@ export class FunctionSettingHandlers {
       return {};
     },
     PutFunctionScalingConfig: (ctx, input: Qualified & { FunctionScalingConfig?: FunctionScalingConfig }) => {
+      if (input.Qualifier === undefined) throw validationError('qualifier', null, 'Member must not be null');
       const { fn, key } = this.anyQualifier(ctx, input);
       if (!fn.latest.configuration.CapacityProviderConfig)
         throw new AwsError(

@@ -289,6 +289,13 @@ export class LambdaRuntime {
       AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
       AWS_SESSION_TOKEN: credentials.sessionToken,
       AWS_ENDPOINT_URL: input.endpointUrl,
+      // The host's Node.js may be older than Lambda's; keep the SDK's notice about it out of the logs when asked.
+      ...(process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED
+        ? {
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED:
+              process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED,
+          }
+        : {}),
       ...(configuration.Environment?.Variables ?? {}),
     };
   }
