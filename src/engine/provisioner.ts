@@ -2,9 +2,16 @@
  * Runs one resource operation against the right provider: routes the resource
  * (SDK provider from a pack, or Cloud Control), retries transient AWS errors
  * with the one retry helper, and turns failures into errors that name the
- * resource, its type, the AWS error and what to do.
+ * resource, its type, the AWS error and what to do. Before a stack changes, it
+ * checks that every planned operation has a provider (see
+ * {@link ResourceProvisioner.assertProvisionable}).
+ *
+ * One provisioner serves a whole run, so it also owns what the run's resource
+ * operations share: the Cloud Control poll schedule (requests learn from each
+ * other) and the adaptive concurrency of both pools, fed by every AWS call's
+ * outcome (`slots` hands the graph executor its view).
  */
-import type { AwsClientFactory } from '../config/aws-clients';
+import type { AwsClientFactory, CallOutcome } from '../config/aws-clients';
 import type {
   CreateContext,
   ProviderContext,
@@ -15,10 +22,18 @@ import type {
 } from '../plugin-api';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { CloudControlProviderOptions } from '../provisioning/cloud-control-provider';
+import { PollSchedule } from '../provisioning/poll-schedule';
+import type { PollStats } from '../provisioning/poll-schedule';
 import { createProviderContext } from '../provisioning/provider-context';
-import type { ProviderRegistry, RouteDecision } from '../provisioning/provider-registry';
+import { unprovisionableReason } from './provisionable';
+import type { ProviderRegistry, RecordedProvenance, RouteDecision } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
+import type { StackPlan } from '../plan/types';
 import type { ProvisionedBy, ResourceState } from '../state/types';
+import { containsUnknown } from '../template/unknown';
+import { AdaptiveConcurrency } from '../util/adaptive-concurrency';
+import type { AdaptiveConcurrencyOptions, OperationPool, PoolStats } from '../util/adaptive-concurrency';
+import type { ConcurrencyGate } from '../util/concurrency';
 import { CdkdError, ProvisioningError } from '../util/errors';
 import type { Logger } from '../util/io-host';
 import { isTransientAwsError, withRetry } from '../util/retry';
@@ -26,38 +41,105 @@ import type { RetryOptions } from '../util/retry';
 
 export interface ProvisionerOptions {
   registry: ProviderRegistry;
+  /** The registry's schemas (the catalogue plus the org-internal types its packs bring). */
   schemas: SchemaStore;
   factory: AwsClientFactory;
   logger: Logger;
   /** Retry of whole provider operations on transient errors. */
   retry?: Pick<RetryOptions, 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs' | 'sleep'>;
-  /** Cloud Control polling settings (tests, benchmarks). */
+  /** Cloud Control settings (tests, benchmarks); by default one poll schedule per provisioner. */
   cloudControl?: Omit<CloudControlProviderOptions, 'schemas'>;
+  /** Pool limits of the adaptive concurrency (tests, benchmarks). */
+  concurrency?: AdaptiveConcurrencyOptions;
   /** Called before each retry of an operation. */
   onRetry?: (logicalId: string, err: unknown, attempt: number) => void;
 }
 
-/** A routed provider, with the `provisionedBy` value state records for it. */
-export interface RoutedProvider {
-  decision: RouteDecision;
-  provider: ResourceProvider;
+/** Who made a resource, as its state record says; every key present so a spread replaces the old values. */
+export interface Provenance {
   provisionedBy: ProvisionedBy;
+  providerPack: string | undefined;
+  providerPackVersion: string | undefined;
 }
 
-export type Operation = 'create' | 'update' | 'delete';
+/** A routed provider, with the provenance state records for it. */
+export interface RoutedProvider {
+  decision: Exclude<RouteDecision, { route: 'refused' }>;
+  provider: ResourceProvider;
+  provisionedBy: ProvisionedBy;
+  /** Spread into the resource's state record. */
+  provenance: Provenance;
+}
+
+export type Operation = 'create' | 'update' | 'delete' | 'read';
+
+/** What a run's resource operations cost, for reports and benchmarks. */
+export interface ProvisioningStats {
+  pools: Record<OperationPool, PoolStats>;
+  /** Cloud Control requests and status checks per type and operation. */
+  cloudControl: PollStats[];
+}
+
+/** The pool a client's calls count in; state and identity calls count in none. */
+function poolOfClient(client: string): OperationPool | undefined {
+  if (client === 'CloudControlClient') return 'cloud-control';
+  if (client === 'S3Client' || client === 'STSClient') return undefined;
+  return 'sdk';
+}
 
 export class ResourceProvisioner {
   private readonly contexts = new Map<string, ProviderContext>();
+  /** Route warnings already given: each is said once per run. */
+  private readonly warned = new Set<string>();
+  private readonly schedule: PollSchedule;
+  private readonly concurrency: AdaptiveConcurrency;
 
   constructor(private readonly options: ProvisionerOptions) {
     const { schemas } = options;
+    this.schedule = options.cloudControl?.schedule ?? new PollSchedule();
+    this.concurrency = new AdaptiveConcurrency(options.concurrency);
+    options.factory.observeCalls((call) => this.observe(call));
     options.registry.setCloudControlProvider(
       (ctx) =>
         new CloudControlProvider(ctx, {
           ...options.cloudControl,
+          schedule: this.schedule,
           schemas: { get: (t) => schemas.tryGet(t) },
         }),
     );
+  }
+
+  /**
+   * The executor's slots for one graph run: each node counts in the pool of the
+   * route its record took, else the route its type takes (Cloud Control unless a
+   * pack registers it); `cap` (`--concurrency`) bounds the run when given.
+   */
+  slots(
+    resourceOf: (id: string) => { resourceType: string; provisionedBy?: ProvisionedBy },
+    cap?: number,
+  ): ConcurrencyGate {
+    return this.concurrency.gate((id) => {
+      const { resourceType, provisionedBy } = resourceOf(id);
+      if (provisionedBy === 'cc-api') return 'cloud-control';
+      return this.options.registry.registrationFor(resourceType) ? 'sdk' : 'cloud-control';
+    }, cap);
+  }
+
+  /** What this run learnt of Cloud Control request durations, for the next run. */
+  pollHistory(): ReturnType<PollSchedule['history']> {
+    return this.schedule.history();
+  }
+
+  /** Pools and Cloud Control checks of this run so far. */
+  stats(): ProvisioningStats {
+    return { pools: this.concurrency.stats(), cloudControl: this.schedule.stats() };
+  }
+
+  private observe(call: CallOutcome): void {
+    const pool = poolOfClient(call.client);
+    if (!pool) return;
+    if (call.outcome === 'throttled') this.concurrency.throttled(pool);
+    else this.concurrency.succeeded(pool);
   }
 
   /** The provider context for a region (one per region per run). */
@@ -70,45 +152,129 @@ export class ResourceProvisioner {
     return ctx;
   }
 
-  /** True when an installed pack registers the type, or Cloud Control can be asked to (the type has a schema). */
+  /** True when an installed pack registers the type, or Cloud Control can be asked to (a catalogued type). */
   canProvision(resourceType: string): boolean {
-    return (
-      this.options.registry.registrationFor(resourceType) !== undefined ||
-      this.options.schemas.has(resourceType)
-    );
+    return this.options.registry.canProvision(resourceType);
   }
 
-  /** Routes a resource by its template properties (and a pinned `provisionedBy`). */
+  /**
+   * Routes a resource by its template properties; an update passes the state
+   * record, whose provenance keeps it with the provider that made it.
+   */
   route(
     resourceType: string,
     properties: Record<string, unknown>,
     region: string,
-    pinned?: ProvisionedBy,
+    recorded?: RecordedProvenance,
   ): RoutedProvider {
-    const decision = this.options.registry.providerFor(resourceType, properties, pinned);
-    return this.instantiate(decision, region);
+    return this.instantiate(this.options.registry.providerFor(resourceType, properties, recorded), region);
   }
 
-  /** Routes a recorded resource for deletion: the layer that made it, when it is still installed. */
+  /** Routes a recorded resource for deletion: the provider that made it, when it is still installed. */
   routeRecord(record: ResourceState, region: string): RoutedProvider {
-    if (record.provisionedBy === 'sdk' && this.options.registry.registrationFor(record.resourceType)) {
-      const registration = this.options.registry.registrationFor(record.resourceType)!;
-      return this.instantiate(
-        {
-          route: 'sdk',
-          registration,
-          packName: registration.packName,
-          reason: 'state records it as provisioned by an SDK provider',
-        },
-        region,
+    return this.instantiate(this.options.registry.providerForDelete(record.resourceType, record), region);
+  }
+
+  /**
+   * Refuses, before anything is locked or changed, a plan with an operation no
+   * provider may take: a type nothing can provision (custom resources, nested
+   * stacks, a misspelt or org-internal type without its pack), a route that
+   * would lose track of a resource, or an org-internal resource its schema
+   * rejects. Names every one, with the remedy.
+   */
+  assertProvisionable(plan: StackPlan, recorded: Readonly<Record<string, ResourceState>>): void {
+    const { registry, schemas } = this.options;
+    const problems: string[] = [];
+    const remedies = new Set<string>();
+    const refuse = (logicalId: string, type: string, why: string, remedy: string) => {
+      problems.push(`${logicalId} (${type}): ${why}`);
+      remedies.add(remedy);
+    };
+    for (const r of plan.resources) {
+      const record = Object.prototype.hasOwnProperty.call(recorded, r.logicalId)
+        ? recorded[r.logicalId]
+        : undefined;
+      if (r.action === 'NO_CHANGE' || r.policyOnly) continue;
+      if (r.action === 'DELETE' || r.action === 'REPLACE') {
+        const old = record && !r.retain ? registry.providerForDelete(record.resourceType, record) : undefined;
+        if (old?.route === 'refused')
+          refuse(r.logicalId, record!.resourceType, `cannot be deleted: ${old.reason}`, old.remedy);
+        if (r.action === 'DELETE') continue;
+      }
+      if (!this.canProvision(r.resourceType)) {
+        const [why, remedy] = unprovisionableReason(r.resourceType);
+        refuse(r.logicalId, r.resourceType, why, remedy);
+        continue;
+      }
+      const properties = r.desired?.properties ?? {};
+      const decision = registry.providerFor(
+        r.resourceType,
+        properties,
+        r.action === 'UPDATE' ? record : undefined,
       );
+      if (decision.route === 'refused') refuse(r.logicalId, r.resourceType, decision.reason, decision.remedy);
+      // Nothing else checks an org-internal resource before its pack gets it: validate it against the pack's schema.
+      if (schemas.isPackType(r.resourceType) && !containsUnknown(properties)) {
+        const violations = schemas.validate(r.resourceType, properties);
+        if (violations.length > 0) {
+          refuse(
+            r.logicalId,
+            r.resourceType,
+            violations.map((v) => v.message).join('; '),
+            `Fix the resource's properties against the ${r.resourceType} schema of ${registry.registrationFor(r.resourceType)?.packName ?? 'its pack'}.`,
+          );
+        }
+      }
     }
-    return this.route(record.resourceType, record.properties ?? {}, region, record.provisionedBy);
+    if (problems.length === 0) return;
+    throw new CdkdError(
+      `${plan.stackName} cannot be deployed: ${problems.join('; ')}. Nothing was changed.`,
+      {
+        code: 'UNSUPPORTED_RESOURCE_TYPE',
+        remedy: [...remedies].join(' '),
+      },
+    );
+  }
+
+  /** The same check before a destroy: every recorded resource has a provider that may delete it. */
+  assertDeletable(stackName: string, recorded: Readonly<Record<string, ResourceState>>): void {
+    const problems: string[] = [];
+    const remedies = new Set<string>();
+    for (const [logicalId, record] of Object.entries(recorded)) {
+      if (record.deletionPolicy === 'Retain' || record.deletionPolicy === 'RetainExceptOnCreate') continue;
+      const decision = this.options.registry.providerForDelete(record.resourceType, record);
+      if (decision.route !== 'refused') continue;
+      problems.push(`${logicalId} (${record.resourceType}): ${decision.reason}`);
+      remedies.add(decision.remedy);
+    }
+    if (problems.length === 0) return;
+    throw new CdkdError(`${stackName} cannot be destroyed: ${problems.join('; ')}. Nothing was deleted.`, {
+      code: 'PROVIDER_MISSING',
+      remedy: [...remedies].join(' '),
+    });
   }
 
   private instantiate(decision: RouteDecision, region: string): RoutedProvider {
+    if (decision.route === 'refused') {
+      throw new ProvisioningError(`No provider may take this resource: ${decision.reason}.`, {
+        code: 'PROVIDER_ROUTE_REFUSED',
+        remedy: decision.remedy,
+      });
+    }
+    if (decision.route === 'cc-api' && decision.warning && !this.warned.has(decision.warning.message)) {
+      this.warned.add(decision.warning.message);
+      this.options.logger.warn(`${decision.warning.message}\n${decision.warning.remedy}`);
+    }
     const provider = this.options.registry.providerInstance(decision, this.context(region));
-    return { decision, provider, provisionedBy: decision.route === 'sdk' ? 'sdk' : 'cc-api' };
+    const provenance: Provenance =
+      decision.route === 'sdk'
+        ? {
+            provisionedBy: 'sdk',
+            providerPack: decision.registration.packName,
+            providerPackVersion: decision.registration.packVersion,
+          }
+        : { provisionedBy: 'cc-api', providerPack: undefined, providerPackVersion: undefined };
+    return { decision, provider, provisionedBy: provenance.provisionedBy, provenance };
   }
 
   create(
@@ -145,6 +311,25 @@ export class ResourceProvisioner {
   ): Promise<void | ResourceDeleteResult> {
     return this.run('delete', logicalId, record.resourceType, record.physicalId, () =>
       routed.provider.delete(logicalId, record.physicalId, record.resourceType, record.properties, context),
+    );
+  }
+
+  /**
+   * One `Fn::GetAtt` attribute read from the resource now, through the layer
+   * that made it (the provider's `getAttribute`, Cloud Control's GetResource);
+   * undefined when the provider cannot read it.
+   */
+  readAttribute(
+    record: ResourceState,
+    logicalId: string,
+    attribute: string,
+    region: string,
+  ): Promise<unknown> {
+    const routed = this.routeRecord(record, region);
+    const read = routed.provider.getAttribute;
+    if (!read) return Promise.resolve(undefined);
+    return this.run('read', logicalId, record.resourceType, record.physicalId, () =>
+      read.call(routed.provider, record.physicalId, record.resourceType, attribute),
     );
   }
 

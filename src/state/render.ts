@@ -12,6 +12,7 @@ import type {
   StackViewMeta,
   StateInfo,
 } from './inspect';
+import { outputLines, presentOutputs } from '../ui/outputs';
 import type { ResourceState } from './types';
 
 /** A value as one line: strings as they are, everything else as JSON. */
@@ -24,6 +25,16 @@ export function formatValue(value: unknown): string {
 /** How `ProvisionedBy` is shown: an absent field is the pre-v7 SDK default. */
 export function formatProvisionedBy(resource: Pick<ResourceState, 'provisionedBy'>): string {
   return resource.provisionedBy ?? '(sdk, legacy default)';
+}
+
+/** The pack that provisioned a resource, with its version: `@cdkd/provider-sqs@0.1.0`, or `-`. */
+export function formatProviderPack(
+  resource: Pick<ResourceState, 'providerPack' | 'providerPackVersion'>,
+): string {
+  if (!resource.providerPack) return '-';
+  return resource.providerPackVersion
+    ? `${resource.providerPack}@${resource.providerPackVersion}`
+    : resource.providerPack;
 }
 
 function iso(ms: number | undefined): string {
@@ -96,6 +107,7 @@ export function renderResource(logicalId: string, r: ResourceState): string[] {
     `  PhysicalId: ${r.physicalId}`,
     `  ProvisionedBy: ${formatProvisionedBy(r)}`,
   ];
+  if (r.providerPack) lines.push(`  ProviderPack: ${formatProviderPack(r)}`);
   if (r.deletionPolicy) lines.push(`  DeletionPolicy: ${r.deletionPolicy}`);
   if (r.updateReplacePolicy) lines.push(`  UpdateReplacePolicy: ${r.updateReplacePolicy}`);
   if (r.dependencies?.length) lines.push(`  Dependencies: ${r.dependencies.join(', ')}`);
@@ -123,8 +135,8 @@ export function renderStackView(view: StackView, meta?: Map<StackView, StackView
     lines.push(
       `Parent: ${s.parentStack} (${s.parentRegion ?? s.region}), logical id ${s.parentLogicalId ?? '-'}`,
     );
-  const outputs = renderRecord('Outputs', s.outputs, '');
-  lines.push(...(outputs.length ? outputs : ['Outputs: (none)']));
+  const outputs = outputLines(presentOutputs(s.outputs ?? {}, s.exportNames), ': ');
+  lines.push(...(outputs.length ? ['Outputs:', ...outputs] : ['Outputs: (none)']));
   lines.push(
     `Exports: ${s.exportNames === undefined ? '(not recorded; every output is importable)' : s.exportNames.length ? s.exportNames.join(', ') : '(none)'}`,
   );
@@ -151,8 +163,14 @@ export function renderStackView(view: StackView, meta?: Map<StackView, StackView
 
 export function renderResourceTable(resources: Record<string, ResourceState>): string[] {
   return table(
-    ['LOGICAL ID', 'TYPE', 'PROVISIONED BY', 'PHYSICAL ID'],
-    Object.entries(resources).map(([id, r]) => [id, r.resourceType, formatProvisionedBy(r), r.physicalId]),
+    ['LOGICAL ID', 'TYPE', 'PROVISIONED BY', 'PACK', 'PHYSICAL ID'],
+    Object.entries(resources).map(([id, r]) => [
+      id,
+      r.resourceType,
+      formatProvisionedBy(r),
+      formatProviderPack(r),
+      r.physicalId,
+    ]),
   );
 }
 
@@ -178,9 +196,6 @@ export function renderBootstrapResult(r: BootstrapResult): string[] {
   if (r.assetBucket) lines.push(...bucketLines('Asset bucket', r.assetBucket));
   if (r.marker) {
     lines.push(`Bootstrap marker ${r.marker.key}: ${r.marker.written ? 'written' : 'unchanged'}`);
-    lines.push(
-      `Container assets need the ECR repository ${r.marker.marker.containerRepository}; cdkd does not create it yet.`,
-    );
   }
   lines.push(
     r.changed

@@ -87,3 +87,115 @@ describe('resolveConfig', () => {
     );
   });
 });
+
+describe('resolveConfig: the CDK CLI settings', () => {
+  it('reads requireApproval, tags and watch from cdk.json, flags winning', () => {
+    const cwd = tmpDir({
+      'cdk.json': JSON.stringify({
+        app: 'node app.js',
+        requireApproval: 'never',
+        tags: { team: 'a', env: 'dev' },
+        watch: { include: 'src/**', exclude: ['test'] },
+      }),
+    });
+    const base = resolveConfig({ cwd, env: {} });
+    expect(base.requireApproval).toBe('never');
+    expect(base.tags).toEqual({ team: 'a', env: 'dev' });
+    expect(base.watch).toEqual({ include: ['src/**'], exclude: ['test'] });
+    const flagged = resolveConfig({
+      cwd,
+      env: {},
+      flags: { requireApproval: 'any-change', tags: ['x=1=2'] },
+    });
+    expect(flagged.requireApproval).toBe('any-change');
+    // --tags replaces the configured tags, as with the CDK CLI; a value may contain '='.
+    expect(flagged.tags).toEqual({ x: '1=2' });
+  });
+
+  it('defaults: broadening, no tags (the app decides), no watch settings, include everything when watch names none', () => {
+    const cwd = tmpDir({ 'cdk.json': JSON.stringify({ watch: {} }) });
+    const config = resolveConfig({ cwd, env: {} });
+    expect(config.requireApproval).toBe('broadening');
+    expect(config.tags).toBeUndefined();
+    expect(config.watch).toEqual({ include: ['**'], exclude: [] });
+    expect(resolveConfig({ cwd: tmpDir({}), env: {} }).watch).toBeUndefined();
+  });
+
+  it('refuses a bad approval level, malformed and reserved tags, and a bad region with where it came from', () => {
+    const cwd = tmpDir({});
+    expect(() => resolveConfig({ cwd, env: {}, flags: { requireApproval: 'sometimes' } })).toThrow(
+      /Invalid requireApproval 'sometimes' \(cli-flag\): expected never, any-change, broadening/,
+    );
+    expect(() => resolveConfig({ cwd, env: {}, flags: { tags: ['novalue'] } })).toThrow(/expected Key=Value/);
+    expect(() => resolveConfig({ cwd, env: {}, flags: { tags: ['aws:x=1'] } })).toThrow(/reserved for AWS/);
+    expect(() => resolveConfig({ cwd, env: { AWS_REGION: 'us east 1' } })).toThrow(
+      /Invalid region "us east 1" \(from AWS_REGION/,
+    );
+  });
+
+  it('is in CI when CI is set to anything but false or 0, unless --no-ci; NO_COLOR turns colour off', () => {
+    const cwd = tmpDir({});
+    expect(resolveConfig({ cwd, env: { CI: 'true' } }).ci).toBe(true);
+    expect(resolveConfig({ cwd, env: { CI: '1' } }).ci).toBe(true);
+    expect(resolveConfig({ cwd, env: { CI: 'false' } }).ci).toBe(false);
+    expect(resolveConfig({ cwd, env: {} }).ci).toBe(false);
+    expect(resolveConfig({ cwd, env: { CI: 'true' }, flags: { ci: false } }).ci).toBe(false);
+    expect(resolveConfig({ cwd, env: { NO_COLOR: '1' } }).color).toBe(false);
+    expect(resolveConfig({ cwd, env: {} }).color).toBeUndefined();
+    expect(resolveConfig({ cwd, env: { NO_COLOR: '1' }, flags: { color: true } }).color).toBe(true);
+  });
+});
+
+describe('declared packs', () => {
+  const packs = { '@cdkd/provider-ssm': '^0.2.0', '@acme/cdkd-provider-billing': '~2.3.0' };
+
+  it('reads packs under context.cdkd in cdk.json, with the project folder and where they were declared', () => {
+    const cwd = tmpDir({ 'cdk.json': JSON.stringify({ app: 'node app.js', context: { cdkd: { packs } } }) });
+    const config = resolveConfig({ cwd, env: {} });
+    expect(config.packs).toEqual({ packs, projectDir: cwd, declaredIn: 'cdk.json (context.cdkd.packs)' });
+    expect(config.sources.packs).toBe('cdk.json');
+    expect(config.context).toEqual({});
+  });
+
+  it('reads packs at the top of the cdkd config file, which replaces (not merges) the cdk.json list', () => {
+    const cwd = tmpDir({
+      'cdk.json': JSON.stringify({ context: { cdkd: { packs } } }),
+      'cdkd.config.json': JSON.stringify({ packs: { '@acme/other': 'file:./vendor/other-1.0.0.tgz' } }),
+    });
+    const config = resolveConfig({ cwd, env: {} });
+    expect(config.packs.packs).toEqual({ '@acme/other': 'file:./vendor/other-1.0.0.tgz' });
+    expect(config.packs.declaredIn).toBe(`${path.join(cwd, 'cdkd.config.json')} (packs)`);
+  });
+
+  it('declares nothing by default', () => {
+    const cwd = tmpDir({});
+    expect(resolveConfig({ cwd, env: {} }).packs).toEqual({ packs: {}, projectDir: cwd });
+  });
+
+  it.each([
+    [{ 'Not A Name': '^1.0.0' }, /'Not A Name' is not an npm package name/],
+    [{ '@acme/x': '' }, /'@acme\/x' must map to a version range, tag or path/],
+    [{ '@acme/x': 2 }, /'@acme\/x' must map to a version range, tag or path, got 2/],
+    [{ '@acme/x': 'npm:@other/x@1' }, /'@acme\/x' is an npm alias/],
+  ])('refuses a bad declaration %j', (bad, message) => {
+    const cwd = tmpDir({ '.cdkdrc.json': JSON.stringify({ packs: bad }) });
+    expect(() => resolveConfig({ cwd, env: {} })).toThrow(message);
+  });
+
+  it('resolves strictPacks (flag > env > file) and the hook deadline', () => {
+    const cwd = tmpDir({ '.cdkdrc.json': JSON.stringify({ strictPacks: false, packHookTimeoutSeconds: 5 }) });
+    expect(resolveConfig({ cwd, env: {} })).toMatchObject({ strictPacks: false, packHookTimeoutSeconds: 5 });
+    expect(resolveConfig({ cwd, env: { CDKD_STRICT_PACKS: 'true' } }).strictPacks).toBe(true);
+    expect(resolveConfig({ cwd, env: {}, flags: { strictPacks: true } }).strictPacks).toBe(true);
+    expect(
+      resolveConfig({ cwd, env: { CDKD_PACK_HOOK_TIMEOUT_SECONDS: '0.5' } }).packHookTimeoutSeconds,
+    ).toBe(0.5);
+    expect(resolveConfig({ cwd: tmpDir({}), env: {} })).toMatchObject({
+      strictPacks: false,
+      packHookTimeoutSeconds: 30,
+    });
+    expect(() => resolveConfig({ cwd, env: { CDKD_STRICT_PACKS: 'maybe' } })).toThrow(
+      /CDKD_STRICT_PACKS must be true or false/,
+    );
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Resources nothing installed can provision (custom resources, nested stacks,
+ * misspelt types, org-internal types without their pack): one rule for why and
+ * what to do, used by the deploy preflight
+ * ({@link ResourceProvisioner.assertProvisionable}) and by diff to flag them.
+ */
+import type { StackPlan } from '../plan/types';
+import type { ProviderRegistry } from '../provisioning/provider-registry';
+
+export interface Unprovisionable {
+  logicalId: string;
+  resourceType: string;
+  /** Why cdkd cannot deploy it. */
+  reason: string;
+  /** What to do about it. */
+  remedy: string;
+}
+
+/** True when an installed pack registers the type, or Cloud Control can be asked to (a catalogued type). */
+export function canProvisionWith(
+  registry: Pick<ProviderRegistry, 'canProvision'>,
+): (resourceType: string) => boolean {
+  return (type) => registry.canProvision(type);
+}
+
+/** The resources of `plan` that would be created or updated and that cdkd cannot provision. */
+export function unprovisionableResources(
+  plan: StackPlan,
+  canProvision: (resourceType: string) => boolean,
+): Unprovisionable[] {
+  return plan.resources
+    .filter((r) => r.action !== 'NO_CHANGE' && r.action !== 'DELETE' && !canProvision(r.resourceType))
+    .map((r) => {
+      const [reason, remedy] = unprovisionableReason(r.resourceType);
+      return { logicalId: r.logicalId, resourceType: r.resourceType, reason, remedy };
+    });
+}
+
+/** Why a type nothing can provision is refused, and the remedy. */
+export function unprovisionableReason(type: string): [reason: string, remedy: string] {
+  if (type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource') {
+    return [
+      'custom resources are not supported by this version of cdkd yet',
+      'Remove these resources from the stack, or deploy this stack with the CDK CLI.',
+    ];
+  }
+  if (type === 'AWS::CloudFormation::Stack') {
+    return [
+      'nested stacks are not supported by this version of cdkd yet',
+      'Remove these resources from the stack, or deploy this stack with the CDK CLI.',
+    ];
+  }
+  if (/^(AWS|Alexa)::/.test(type)) {
+    return [
+      "it is not a type in AWS's CloudFormation catalogue that cdkd knows, and no provider pack registers it",
+      'Check the spelling; a type newer than cdkd needs a newer cdkd, or a provider pack that registers it.',
+    ];
+  }
+  return [
+    "it is not in AWS's CloudFormation catalogue, so only a provider pack that brings its schema can provision it, and none registers it",
+    'Declare the pack that provides this type under packs in cdk.json (or the cdkd config file) and run `cdkd packs install`; `cdkd providers` lists what is registered.',
+  ];
+}
