@@ -43,6 +43,9 @@ function lazy(
   return {
     resourceType,
     handledProperties: [...handledProperties],
+    // Every physical id here is Cloud Control's identifier of the type (a name, an ARN, a UUID,
+    // or `<FunctionName>|<Id>` / `<FunctionName>|<Qualifier>`), so resources can move between them.
+    physicalIdIsPrimaryIdentifier: true,
     createProvider(ctx: ProviderContext): ResourceProvider {
       const Provider = (require(module) as Record<string, new (c: ProviderContext) => ResourceProvider>)[
         exported

@@ -21,6 +21,7 @@ import {
   ListVersionsByFunctionCommand,
   CreateFunctionCommand,
 } from '@aws-sdk/client-lambda';
+import { CloudControlClient, GetResourceCommand } from '@aws-sdk/client-cloudcontrol';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { CreateContext, ProviderContext } from '@cdkd/plugin-api';
 import { startEmulator } from '../../../test/emulator/src';
@@ -604,5 +605,62 @@ describe("the function's parts", () => {
     ).rejects.toMatchObject({
       name: 'ResourceNotFoundException',
     });
+  });
+});
+
+describe('physical ids are Cloud Control identifiers (physicalIdIsPrimaryIdentifier)', () => {
+  it("Cloud Control reads every resource the pack made by the pack's physical id", async () => {
+    const cc = new CloudControlClient({
+      region: REGION,
+      endpoint: emulator.url,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    const made: Array<[string, string]> = [];
+    const make = async (
+      provider: { create: LambdaFunctionProvider['create'] },
+      type: string,
+      props: object,
+    ) => {
+      const logicalId = `Cc${made.length}`;
+      const { physicalId, attributes } = await provider.create(
+        logicalId,
+        type,
+        props as Record<string, unknown>,
+        createContext(logicalId),
+      );
+      made.push([type, physicalId]);
+      return { physicalId, attributes: attributes ?? {} };
+    };
+    const fn = await make(functions, FUNCTION, nodeFunction());
+    const arn = String(fn.attributes.Arn);
+    await make(new LambdaPermissionProvider(ctx), 'AWS::Lambda::Permission', {
+      FunctionName: arn,
+      Action: 'lambda:InvokeFunction',
+      Principal: 'sns.amazonaws.com',
+    });
+    const version = await make(new LambdaVersionProvider(ctx), 'AWS::Lambda::Version', { FunctionName: arn });
+    await make(new LambdaAliasProvider(ctx), 'AWS::Lambda::Alias', {
+      FunctionName: fn.physicalId,
+      FunctionVersion: String(version.attributes.Version),
+      Name: 'live',
+    });
+    await make(new LambdaUrlProvider(ctx), 'AWS::Lambda::Url', { TargetFunctionArn: arn, AuthType: 'NONE' });
+    await make(new LambdaEventSourceMappingProvider(ctx), 'AWS::Lambda::EventSourceMapping', {
+      FunctionName: fn.physicalId,
+      EventSourceArn: `arn:aws:sqs:${REGION}:${ACCOUNT}:cc-jobs`,
+    });
+    await upload('cc-layer.zip', 'module.exports = 1;');
+    await make(new LambdaLayerVersionProvider(ctx), 'AWS::Lambda::LayerVersion', {
+      Content: { S3Bucket: BUCKET, S3Key: 'cc-layer.zip' },
+    });
+    await make(new LambdaEventInvokeConfigProvider(ctx), 'AWS::Lambda::EventInvokeConfig', {
+      FunctionName: fn.physicalId,
+      Qualifier: '$LATEST',
+      MaximumRetryAttempts: 1,
+    });
+    for (const [TypeName, Identifier] of made) {
+      const out = await cc.send(new GetResourceCommand({ TypeName, Identifier }));
+      expect([TypeName, out.ResourceDescription?.Identifier]).toEqual([TypeName, Identifier]);
+    }
   });
 });

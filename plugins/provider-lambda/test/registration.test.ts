@@ -35,6 +35,12 @@ describe('@cdkd/provider-lambda registration', () => {
     expect(coverage.counts.handled).toBe(schemas.writablePropertyNames(type).length);
   });
 
+  it('declares every physical id to be the Cloud Control identifier of its type', () => {
+    expect(lambdaProviderPack().providers.filter((p) => p.physicalIdIsPrimaryIdentifier !== true)).toEqual(
+      [],
+    );
+  });
+
   it('is what the hook returns', async () => {
     const result = await (hook as unknown as () => Promise<unknown>)();
     expect(JSON.stringify(result)).toBe(JSON.stringify(lambdaProviderPack()));
