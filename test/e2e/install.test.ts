@@ -73,6 +73,7 @@ describe('the packed package', () => {
     const providers = await run(bin, ['providers'], tmp, h.env);
     expectExit(providers);
     expect(providers.stdout).toMatch(/AWS::SQS::Queue\s+@cdkd\/provider-sqs\s+\S+\s+core/);
+    expect(providers.stdout).toMatch(/AWS::Lambda::Function\s+@cdkd\/provider-lambda\s+\S+\s+core/);
 
     // The example app, as a user's project: outside the repository, its aws-cdk-lib its own.
     const app = path.join(tmp, 'app');
