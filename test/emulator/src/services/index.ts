@@ -8,6 +8,7 @@ import { cloudControl } from './cloudcontrol';
 import { cloudFormation } from './cloudformation';
 import { ec2 } from './ec2';
 import { lambda } from './lambda';
+import { kms } from './kms';
 import { s3 } from './s3';
 import { secretsManager } from './secretsmanager';
 import { sqs } from './sqs';
@@ -20,6 +21,7 @@ export const SERVICES: readonly ServiceModule[] = [
   sqs,
   ssm,
   secretsManager,
+  kms,
   cloudFormation,
   ec2,
   lambda,
