@@ -76,6 +76,7 @@ describe('the packed package', () => {
     expect(providers.stdout).toMatch(/AWS::SQS::Queue\s+@cdkd\/provider-sqs\s+\S+\s+core/);
     expect(providers.stdout).toMatch(/AWS::IAM::Role\s+@cdkd\/provider-iam\s+\S+\s+core/);
     expect(providers.stdout).toMatch(/AWS::S3::Bucket\s+@cdkd\/provider-s3\s+\S+\s+core/);
+    expect(providers.stdout).toMatch(/AWS::Lambda::Function\s+@cdkd\/provider-lambda\s+\S+\s+core/);
 
     // The example app, as a user's project: outside the repository, its aws-cdk-lib its own.
     const app = path.join(tmp, 'app');

@@ -94,7 +94,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     control: new EmulatorControlClient(url),
     stop: async () => {
       await server.close();
-      state.stop();
+      await state.stop();
       await persistence?.flush();
     },
   };

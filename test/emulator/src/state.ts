@@ -169,8 +169,8 @@ export class EmulatorState {
     }
   }
 
-  /** Stops every service's timers. */
-  stop(): void {
-    for (const { instance } of this.services.values()) instance.stop?.();
+  /** Stops every service's timers and child processes; resolves when they have ended. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.services.values()].map(({ instance }) => instance.stop?.()));
   }
 }

@@ -18,6 +18,14 @@ export interface EmulatorSettings {
   sqsDeleteCooldownMs: number;
   /** Where Cloud Control's resource schemas come from. */
   schemas: string;
+  /** How long a new Lambda function stays Pending and an update InProgress (ms); default 0. */
+  lambdaStateTransitionMs: number;
+}
+
+/** One log stream of a function, as the Lambda service keeps it (while no Logs service does). */
+export interface LambdaLogStream {
+  logStreamName: string;
+  events: Array<{ timestamp: number; message: string }>;
 }
 
 export interface RequestCounts {
@@ -241,9 +249,25 @@ export class EmulatorControlClient {
   }
 
   updateSettings(
-    settings: Partial<Pick<EmulatorSettings, 'sqsDeleteCooldownMs'>>,
+    settings: Partial<Pick<EmulatorSettings, 'sqsDeleteCooldownMs' | 'lambdaStateTransitionMs'>>,
   ): Promise<EmulatorSettings> {
     return this.call('PUT', '/settings', settings);
+  }
+
+  /** A Lambda function's log streams (by function name, or `{ logGroupName }`), kept while no Logs service keeps them. */
+  lambdaLogs(
+    target: string | { logGroupName: string },
+    options: { account?: string; region?: string } = {},
+  ): Promise<LambdaLogStream[]> {
+    const q = new URLSearchParams(typeof target === 'string' ? { function: target } : target);
+    if (options.account) q.set('account', options.account);
+    if (options.region) q.set('region', options.region);
+    return this.call('GET', `/lambda/logs?${q.toString()}`);
+  }
+
+  /** Resolves when no asynchronous (Event) Lambda invocation is running. */
+  async waitForLambdaInvocations(): Promise<void> {
+    await this.call('POST', '/lambda/invocations/wait');
   }
 
   /** Any control route, for routes this client does not wrap yet. */

@@ -138,8 +138,8 @@ export interface ServiceInstance {
   readonly api?: unknown;
   /** Adds the service's control routes. */
   control?(router: ControlRouter): void;
-  /** Stops timers (the emulator is stopping). */
-  stop?(): void;
+  /** Stops timers and child processes (the emulator is stopping); may resolve once they have ended. */
+  stop?(): void | Promise<void>;
 }
 
 export interface ServiceModule {

@@ -9,6 +9,7 @@ import { cloudFormation } from './cloudformation';
 import { ec2 } from './ec2';
 import { events } from './events';
 import { iam } from './iam';
+import { lambda } from './lambda';
 import { kms } from './kms';
 import { s3 } from './s3';
 import { secretsManager } from './secretsmanager';
@@ -29,5 +30,6 @@ export const SERVICES: readonly ServiceModule[] = [
   cloudFormation,
   ec2,
   iam,
+  lambda,
   cloudControl,
 ];
