@@ -7,6 +7,7 @@ import type { ServiceModule } from '../core/service';
 import { cloudControl } from './cloudcontrol';
 import { cloudFormation } from './cloudformation';
 import { ec2 } from './ec2';
+import { logs } from './logs';
 import { s3 } from './s3';
 import { secretsManager } from './secretsmanager';
 import { sqs } from './sqs';
@@ -21,5 +22,6 @@ export const SERVICES: readonly ServiceModule[] = [
   secretsManager,
   cloudFormation,
   ec2,
+  logs,
   cloudControl,
 ];
