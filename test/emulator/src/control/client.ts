@@ -15,6 +15,11 @@ export interface EmulatorSettings {
   accountId: string;
   /** How long SQS refuses a deleted queue's name (QueueDeletedRecently); AWS: 60000. */
   sqsDeleteCooldownMs: number;
+  /**
+   * How long a DynamoDB table or index stays CREATING, UPDATING or DELETING (ms, default 0: the
+   * next read sees it settled). A large value holds it there; setting 0 settles it.
+   */
+  dynamodbStatusDelayMs: number;
   /** Where Cloud Control's resource schemas come from. */
   schemas: string;
 }
@@ -205,7 +210,7 @@ export class EmulatorControlClient {
   }
 
   updateSettings(
-    settings: Partial<Pick<EmulatorSettings, 'sqsDeleteCooldownMs'>>,
+    settings: Partial<Pick<EmulatorSettings, 'sqsDeleteCooldownMs' | 'dynamodbStatusDelayMs'>>,
   ): Promise<EmulatorSettings> {
     return this.call('PUT', '/settings', settings);
   }

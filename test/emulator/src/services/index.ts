@@ -6,6 +6,7 @@
 import type { ServiceModule } from '../core/service';
 import { cloudControl } from './cloudcontrol';
 import { cloudFormation } from './cloudformation';
+import { dynamodb } from './dynamodb';
 import { ec2 } from './ec2';
 import { logs } from './logs';
 import { s3 } from './s3';
@@ -23,5 +24,6 @@ export const SERVICES: readonly ServiceModule[] = [
   cloudFormation,
   ec2,
   logs,
+  dynamodb,
   cloudControl,
 ];
