@@ -587,11 +587,11 @@ describe('settings managed by calls of their own', () => {
   });
 
   test('time to live: enable, the documented refusals, disable', async () => {
-    expect((await ddb.send(new DescribeTimeToLiveCommand({ TableName: 'settings' }))).TimeToLiveDescription).toEqual(
-      {
-        TimeToLiveStatus: 'DISABLED',
-      },
-    );
+    expect(
+      (await ddb.send(new DescribeTimeToLiveCommand({ TableName: 'settings' }))).TimeToLiveDescription,
+    ).toEqual({
+      TimeToLiveStatus: 'DISABLED',
+    });
     const out = await ddb.send(
       new UpdateTimeToLiveCommand({
         TableName: 'settings',
@@ -599,12 +599,12 @@ describe('settings managed by calls of their own', () => {
       }),
     );
     expect(out.TimeToLiveSpecification).toEqual({ Enabled: true, AttributeName: 'expires' });
-    expect((await ddb.send(new DescribeTimeToLiveCommand({ TableName: 'settings' }))).TimeToLiveDescription).toEqual(
-      {
-        TimeToLiveStatus: 'ENABLED',
-        AttributeName: 'expires',
-      },
-    );
+    expect(
+      (await ddb.send(new DescribeTimeToLiveCommand({ TableName: 'settings' }))).TimeToLiveDescription,
+    ).toEqual({
+      TimeToLiveStatus: 'ENABLED',
+      AttributeName: 'expires',
+    });
     await expect(
       ddb.send(
         new UpdateTimeToLiveCommand({
@@ -629,11 +629,11 @@ describe('settings managed by calls of their own', () => {
         TimeToLiveSpecification: { Enabled: false, AttributeName: 'expires' },
       }),
     );
-    expect((await ddb.send(new DescribeTimeToLiveCommand({ TableName: 'settings' }))).TimeToLiveDescription).toEqual(
-      {
-        TimeToLiveStatus: 'DISABLED',
-      },
-    );
+    expect(
+      (await ddb.send(new DescribeTimeToLiveCommand({ TableName: 'settings' }))).TimeToLiveDescription,
+    ).toEqual({
+      TimeToLiveStatus: 'DISABLED',
+    });
     await expect(
       ddb.send(
         new UpdateTimeToLiveCommand({
@@ -654,7 +654,8 @@ describe('settings managed by calls of their own', () => {
 
   test('point-in-time recovery: enable with a recovery period, describe, disable; TableNotFoundException', async () => {
     expect(
-      (await ddb.send(new DescribeContinuousBackupsCommand({ TableName: 'settings' }))).ContinuousBackupsDescription,
+      (await ddb.send(new DescribeContinuousBackupsCommand({ TableName: 'settings' })))
+        .ContinuousBackupsDescription,
     ).toEqual({
       ContinuousBackupsStatus: 'ENABLED',
       PointInTimeRecoveryDescription: { PointInTimeRecoveryStatus: 'DISABLED' },
@@ -686,8 +687,8 @@ describe('settings managed by calls of their own', () => {
       }),
     );
     expect(
-      (await ddb.send(new DescribeContinuousBackupsCommand({ TableName: 'settings' }))).ContinuousBackupsDescription!
-        .PointInTimeRecoveryDescription,
+      (await ddb.send(new DescribeContinuousBackupsCommand({ TableName: 'settings' })))
+        .ContinuousBackupsDescription!.PointInTimeRecoveryDescription,
     ).toEqual({ PointInTimeRecoveryStatus: 'DISABLED' });
     await expect(ddb.send(new DescribeContinuousBackupsCommand({ TableName: 'nope' }))).rejects.toMatchObject(
       {
@@ -703,7 +704,8 @@ describe('settings managed by calls of their own', () => {
     );
     expect(out.ContributorInsightsStatus).toBe('ENABLING');
     expect(
-      (await ddb.send(new DescribeContributorInsightsCommand({ TableName: 'settings' }))).ContributorInsightsStatus,
+      (await ddb.send(new DescribeContributorInsightsCommand({ TableName: 'settings' })))
+        .ContributorInsightsStatus,
     ).toBe('ENABLED');
     await ddb.send(
       new UpdateContributorInsightsCommand({
@@ -712,13 +714,16 @@ describe('settings managed by calls of their own', () => {
         ContributorInsightsAction: 'ENABLE',
       }),
     );
-    const index = await ddb.send(new DescribeContributorInsightsCommand({ TableName: 'settings', IndexName: 'gsi1' }));
+    const index = await ddb.send(
+      new DescribeContributorInsightsCommand({ TableName: 'settings', IndexName: 'gsi1' }),
+    );
     expect(index).toMatchObject({ IndexName: 'gsi1', ContributorInsightsStatus: 'ENABLED' });
     await ddb.send(
       new UpdateContributorInsightsCommand({ TableName: 'settings', ContributorInsightsAction: 'DISABLE' }),
     );
     expect(
-      (await ddb.send(new DescribeContributorInsightsCommand({ TableName: 'settings' }))).ContributorInsightsStatus,
+      (await ddb.send(new DescribeContributorInsightsCommand({ TableName: 'settings' })))
+        .ContributorInsightsStatus,
     ).toBe('DISABLED');
     await expect(
       ddb.send(
@@ -751,7 +756,9 @@ describe('settings managed by calls of their own', () => {
       { StreamArn, DestinationStatus: 'ACTIVE', ApproximateCreationDateTimePrecision: 'MICROSECOND' },
     ]);
     await expect(
-      ddb.send(new EnableKinesisStreamingDestinationCommand({ TableName: 'settings', StreamArn: 'not-an-arn' })),
+      ddb.send(
+        new EnableKinesisStreamingDestinationCommand({ TableName: 'settings', StreamArn: 'not-an-arn' }),
+      ),
     ).rejects.toMatchObject({ name: 'ValidationException' });
     await ddb.send(new DisableKinesisStreamingDestinationCommand({ TableName: 'settings', StreamArn }));
     expect(
@@ -778,9 +785,13 @@ describe('settings managed by calls of their own', () => {
     expect(second.Tags).toHaveLength(2);
     expect(second.NextToken).toBeUndefined();
     await ddb.send(new UntagResourceCommand({ ResourceArn: ARN('settings'), TagKeys: ['k00', 'k01'] }));
-    expect((await ddb.send(new ListTagsOfResourceCommand({ ResourceArn: ARN('settings') }))).Tags).toHaveLength(10);
+    expect(
+      (await ddb.send(new ListTagsOfResourceCommand({ ResourceArn: ARN('settings') }))).Tags,
+    ).toHaveLength(10);
     await expect(
-      ddb.send(new TagResourceCommand({ ResourceArn: ARN('settings'), Tags: [{ Key: 'aws:x', Value: '1' }] })),
+      ddb.send(
+        new TagResourceCommand({ ResourceArn: ARN('settings'), Tags: [{ Key: 'aws:x', Value: '1' }] }),
+      ),
     ).rejects.toMatchObject({ name: 'ValidationException' });
     await expect(
       ddb.send(new ListTagsOfResourceCommand({ ResourceArn: ARN('missing') })),
@@ -789,13 +800,17 @@ describe('settings managed by calls of their own', () => {
 
   test('resource policies on the table and on its stream', async () => {
     const Policy = JSON.stringify({ Version: '2012-10-17', Statement: [] });
-    const { RevisionId } = await ddb.send(new PutResourcePolicyCommand({ ResourceArn: ARN('settings'), Policy }));
+    const { RevisionId } = await ddb.send(
+      new PutResourcePolicyCommand({ ResourceArn: ARN('settings'), Policy }),
+    );
     expect(await ddb.send(new GetResourcePolicyCommand({ ResourceArn: ARN('settings') }))).toMatchObject({
       Policy,
       RevisionId,
     });
     await ddb.send(new DeleteResourcePolicyCommand({ ResourceArn: ARN('settings') }));
-    await expect(ddb.send(new GetResourcePolicyCommand({ ResourceArn: ARN('settings') }))).rejects.toMatchObject({
+    await expect(
+      ddb.send(new GetResourcePolicyCommand({ ResourceArn: ARN('settings') })),
+    ).rejects.toMatchObject({
       name: 'PolicyNotFoundException',
     });
     const streamed = await ddb.send(

@@ -272,8 +272,7 @@ export function updateTable(table: Table, input: Input): void {
       let at = now;
       while (streamLabel(at) === table.lastStreamLabel) at++;
       table.stream = { viewType: stream.viewType, label: streamLabel(at) };
-    }
-    else {
+    } else {
       table.lastStreamLabel = table.stream!.label;
       delete table.stream;
     }
