@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   CloudControlClient,
   CreateResourceCommand,
@@ -16,6 +18,7 @@ import {
   DeleteTableCommand,
   DescribeContinuousBackupsCommand,
   DescribeContributorInsightsCommand,
+  DescribeImportCommand,
   DescribeKinesisStreamingDestinationCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
@@ -24,6 +27,8 @@ import {
   EnableKinesisStreamingDestinationCommand,
   GetItemCommand,
   GetResourcePolicyCommand,
+  ImportTableCommand,
+  ListImportsCommand,
   ListTablesCommand,
   ListTagsOfResourceCommand,
   paginateListTables,
@@ -526,6 +531,13 @@ describe('tables', () => {
     );
     expect(again.TableDescription!.LatestStreamArn).toMatch(/\/stream\//);
     expect(again.TableDescription!.LatestStreamArn).not.toBe(first);
+    expect(
+      (
+        await ddb.send(
+          new ListTagsOfResourceCommand({ ResourceArn: again.TableDescription!.LatestStreamArn! }),
+        )
+      ).Tags,
+    ).toEqual([]);
   });
 
   test('deletion protection, DELETING, and the SDK waiter for deletion', async () => {
@@ -1042,6 +1054,112 @@ describe('items', () => {
     expect(rest.Items!.map((i) => i.sk!.N)).toEqual(['40', '50']);
     expect(rest.LastEvaluatedKey).toBeUndefined();
     expect((await describe_('items')).ItemCount).toBe(5);
+  });
+});
+
+describe('ImportTable from S3', () => {
+  let s3: S3Client;
+  beforeAll(() => (s3 = new S3Client(clientConfig(ctx.emulator))));
+  afterAll(() => s3.destroy());
+
+  const params = (TableName: string) => ({
+    TableName,
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' as const }],
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' as const }],
+    BillingMode: 'PAY_PER_REQUEST' as const,
+  });
+
+  test('DynamoDB JSON (gzip) and CSV become items; IN_PROGRESS until the table settles, then COMPLETED', async () => {
+    await s3.send(new CreateBucketCommand({ Bucket: 'import-source' }));
+    const json = [
+      '{"Item":{"pk":{"S":"a"},"n":{"N":"1"}}}',
+      'not json',
+      '{"Item":{"pk":{"S":"b"},"bin":{"B":"aGk="}}}',
+    ].join('\n');
+    await s3.send(
+      new PutObjectCommand({ Bucket: 'import-source', Key: 'json/part-1.json.gz', Body: gzipSync(json) }),
+    );
+    await setDelay(3_600_000);
+    const started = await ddb.send(
+      new ImportTableCommand({
+        ClientToken: 'import-1',
+        S3BucketSource: { S3Bucket: 'import-source', S3KeyPrefix: 'json/' },
+        InputFormat: 'DYNAMODB_JSON',
+        InputCompressionType: 'GZIP',
+        TableCreationParameters: params('imported-json'),
+      }),
+    );
+    const importArn = started.ImportTableDescription!.ImportArn!;
+    expect(importArn).toMatch(/^arn:aws:dynamodb:us-east-1:123456789012:table\/imported-json\/import\/.+/);
+    expect(started.ImportTableDescription).toMatchObject({
+      ImportStatus: 'IN_PROGRESS',
+      ErrorCount: 1,
+      ImportedItemCount: 2,
+    });
+    // The same ClientToken is the same import.
+    const again = await ddb.send(
+      new ImportTableCommand({
+        ClientToken: 'import-1',
+        S3BucketSource: { S3Bucket: 'import-source', S3KeyPrefix: 'json/' },
+        InputFormat: 'DYNAMODB_JSON',
+        InputCompressionType: 'GZIP',
+        TableCreationParameters: params('imported-json'),
+      }),
+    );
+    expect(again.ImportTableDescription!.ImportArn).toBe(importArn);
+    await setDelay(0);
+    expect(
+      (await ddb.send(new DescribeImportCommand({ ImportArn: importArn }))).ImportTableDescription,
+    ).toMatchObject({
+      ImportStatus: 'COMPLETED',
+      EndTime: expect.any(Date),
+    });
+    const item = await ddb.send(new GetItemCommand({ TableName: 'imported-json', Key: { pk: { S: 'b' } } }));
+    expect(Buffer.from(item.Item!.bin!.B!).toString()).toBe('hi');
+
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: 'import-source',
+        Key: 'csv/data.csv',
+        Body: 'pk;city\nx;Paris\ny;Oslo\n',
+      }),
+    );
+    const csv = await ddb.send(
+      new ImportTableCommand({
+        S3BucketSource: { S3Bucket: 'import-source', S3KeyPrefix: 'csv/' },
+        InputFormat: 'CSV',
+        InputFormatOptions: { Csv: { Delimiter: ';' } },
+        TableCreationParameters: params('imported-csv'),
+      }),
+    );
+    expect(csv.ImportTableDescription!.ImportedItemCount).toBe(2);
+    expect(
+      (await ddb.send(new GetItemCommand({ TableName: 'imported-csv', Key: { pk: { S: 'y' } } }))).Item,
+    ).toEqual({
+      pk: { S: 'y' },
+      city: { S: 'Oslo' },
+    });
+    expect((await ddb.send(new ListImportsCommand({}))).ImportSummaryList).toHaveLength(2);
+  });
+
+  test('a missing bucket fails the import and leaves no table; an unknown import is ImportNotFoundException', async () => {
+    const failed = await ddb.send(
+      new ImportTableCommand({
+        S3BucketSource: { S3Bucket: 'no-such-bucket' },
+        InputFormat: 'CSV',
+        TableCreationParameters: params('never-imported'),
+      }),
+    );
+    expect(failed.ImportTableDescription).toMatchObject({
+      ImportStatus: 'FAILED',
+      FailureCode: 'S3NoSuchBucket',
+    });
+    await expect(ddb.send(new DescribeTableCommand({ TableName: 'never-imported' }))).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
+    await expect(
+      ddb.send(new DescribeImportCommand({ ImportArn: `${ARN('x')}/import/none` })),
+    ).rejects.toMatchObject({ name: 'ImportNotFoundException' });
   });
 });
 

@@ -7,6 +7,7 @@
 import { badRequest } from '../../control/routes';
 import { AwsJsonCodec } from '../../core/protocols/aws-json';
 import type { ServiceModule } from '../../core/service';
+import type { S3Store } from '../s3/store';
 import { dynamoDbLatency } from './latency';
 import { TableProvider } from './resource';
 import { DynamoDbOperations } from './service';
@@ -15,7 +16,7 @@ import { DynamoDbStore } from './store';
 export const dynamodb: ServiceModule = {
   name: 'dynamodb',
   signingNames: ['dynamodb'],
-  create() {
+  create(platform) {
     const store = new DynamoDbStore();
     return {
       protocol: new AwsJsonCodec({
@@ -24,7 +25,7 @@ export const dynamodb: ServiceModule = {
         namespace: 'com.amazonaws.dynamodb.v20120810',
         model: () => require('@aws-sdk/client-dynamodb') as Record<string, unknown>,
       }),
-      operations: new DynamoDbOperations(store).operations,
+      operations: new DynamoDbOperations(store, () => platform.api<S3Store>('s3')).operations,
       store,
       resources: [new TableProvider(store)],
       latency: dynamoDbLatency,

@@ -75,6 +75,7 @@ export function tableProperties(table: Table): Model {
                   },
                 }
               : {}),
+            ...(table.streamTags?.length ? { Tags: table.streamTags } : {}),
           },
         }
       : {}),
@@ -225,6 +226,10 @@ function applySideSettings(table: Table, desired: Model, previous?: Table): void
         ? { precision: kinesis.ApproximateCreationDateTimePrecision }
         : {}),
     });
+  const streamTags = desired.StreamSpecification?.Tags as Table['tags'] | undefined;
+  if (table.stream && streamTags?.length)
+    table.streamTags = streamTags.map((t) => ({ Key: t.Key, Value: t.Value }));
+  else delete table.streamTags;
   const streamPolicy = policyString(desired.StreamSpecification?.ResourcePolicy);
   if (streamPolicy) table.streamResourcePolicy = { policy: streamPolicy, revisionId: revision() };
   else delete table.streamResourcePolicy;

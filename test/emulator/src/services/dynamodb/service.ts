@@ -6,8 +6,10 @@
  */
 import { AwsError } from '../../core/errors';
 import type { CallContext, Operations } from '../../core/service';
+import type { S3Store } from '../s3/store';
 import { checkPolicy, MAX_TAGS, revision, tableFromCreate, validateName, validateTags } from './definition';
 import { describeTable } from './describe';
+import { DynamoDbImports } from './imports';
 import { deleteItem, getItem, putItem, query, scan } from './items';
 import { ddbErrors, parseDynamoArn, type DynamoDbStore, type Table } from './store';
 import { updateTable } from './update-table';
@@ -138,22 +140,22 @@ export class DynamoDbOperations {
       };
     },
     TagResource: (ctx, input: Input) => {
-      const table = this.tableByArn(ctx, input.ResourceArn);
+      const target = this.taggable(ctx, input.ResourceArn);
       const tags = validateTags(input.Tags);
-      const merged = [...table.tags.filter((t) => !tags.some((n) => n.Key === t.Key)), ...tags];
+      const merged = [...target.tags().filter((t) => !tags.some((n) => n.Key === t.Key)), ...tags];
       if (merged.length > MAX_TAGS)
         throw new AwsError('LimitExceededException', `The number of tags exceeds the limit of ${MAX_TAGS}`);
-      table.tags = merged;
+      target.set(merged);
       return {};
     },
     UntagResource: (ctx, input: Input) => {
-      const table = this.tableByArn(ctx, input.ResourceArn);
+      const target = this.taggable(ctx, input.ResourceArn);
       const keys = (input.TagKeys as string[] | undefined) ?? [];
-      table.tags = table.tags.filter((t) => !keys.includes(t.Key));
+      target.set(target.tags().filter((t) => !keys.includes(t.Key)));
       return {};
     },
     ListTagsOfResource: (ctx, input: Input) => {
-      const tags = this.tableByArn(ctx, input.ResourceArn).tags;
+      const tags = this.taggable(ctx, input.ResourceArn).tags();
       const start =
         input.NextToken !== undefined ? Number(Buffer.from(String(input.NextToken), 'base64').toString()) : 0;
       const page = tags.slice(start, start + 10);
@@ -165,7 +167,7 @@ export class DynamoDbOperations {
       };
     },
     PutResourcePolicy: (ctx, input: Input) => {
-      const { table, stream } = this.policyTarget(ctx, input.ResourceArn);
+      const { table, stream } = this.resourceTarget(ctx, input.ResourceArn);
       checkPolicy(input.Policy);
       const current = stream ? table.streamResourcePolicy : table.resourcePolicy;
       if (input.ExpectedRevisionId !== undefined && input.ExpectedRevisionId !== current?.revisionId)
@@ -179,7 +181,7 @@ export class DynamoDbOperations {
       return { RevisionId: policy.revisionId };
     },
     GetResourcePolicy: (ctx, input: Input) => {
-      const { table, stream } = this.policyTarget(ctx, input.ResourceArn);
+      const { table, stream } = this.resourceTarget(ctx, input.ResourceArn);
       const current = stream ? table.streamResourcePolicy : table.resourcePolicy;
       if (!current)
         throw new AwsError(
@@ -189,7 +191,7 @@ export class DynamoDbOperations {
       return { Policy: current.policy, RevisionId: current.revisionId };
     },
     DeleteResourcePolicy: (ctx, input: Input) => {
-      const { table, stream } = this.policyTarget(ctx, input.ResourceArn);
+      const { table, stream } = this.resourceTarget(ctx, input.ResourceArn);
       const current = stream ? table.streamResourcePolicy : table.resourcePolicy;
       if (
         !current ||
@@ -203,6 +205,9 @@ export class DynamoDbOperations {
       else delete table.resourcePolicy;
       return { RevisionId: revision() };
     },
+    ImportTable: (ctx, input: Input) => this.imports.importTable(ctx, input),
+    DescribeImport: (ctx, input: Input) => this.imports.describeImport(ctx, input),
+    ListImports: (ctx, input: Input) => this.imports.listImports(ctx, input),
     PutItem: (ctx, input: Input) => putItem(this.store, ctx, input),
     GetItem: (ctx, input: Input) => getItem(this.store, ctx, input),
     DeleteItem: (ctx, input: Input) => deleteItem(this.store, ctx, input),
@@ -210,7 +215,14 @@ export class DynamoDbOperations {
     Query: (ctx, input: Input) => query(this.store, ctx, input),
   };
 
-  constructor(private readonly store: DynamoDbStore) {}
+  private readonly imports: DynamoDbImports;
+
+  constructor(
+    private readonly store: DynamoDbStore,
+    s3: () => S3Store,
+  ) {
+    this.imports = new DynamoDbImports(store, s3);
+  }
 
   createTable(ctx: CallContext, input: Input) {
     const definition = tableFromCreate(ctx.account, ctx.region, input);
@@ -365,24 +377,19 @@ export class DynamoDbOperations {
     };
   }
 
-  private tableByArn(ctx: CallContext, arn: unknown): Table {
-    const parsed = typeof arn === 'string' ? parseDynamoArn(arn) : undefined;
-    if (!parsed || parsed.stream || parsed.index)
-      throw ddbErrors.validation(`Invalid TableArn: ${String(arn)}`);
-    const table =
-      parsed.account === ctx.account && parsed.region === ctx.region
-        ? this.store.get(parsed.account, parsed.region, parsed.name)
-        : undefined;
-    if (!table)
-      throw new AwsError(
-        'ResourceNotFoundException',
-        `Requested resource not found: ResourcArn: ${String(arn)} not found`,
-      );
-    return table;
+  /** The tags of a table, or of its current stream, by ARN. */
+  private taggable(
+    ctx: CallContext,
+    arn: unknown,
+  ): { tags(): Table['tags']; set(tags: Table['tags']): void } {
+    const { table, stream } = this.resourceTarget(ctx, arn);
+    return stream
+      ? { tags: () => table.streamTags ?? [], set: (tags) => (table.streamTags = tags) }
+      : { tags: () => table.tags, set: (tags) => (table.tags = tags) };
   }
 
   /** A table ARN, or the ARN of its current stream. */
-  private policyTarget(ctx: CallContext, arn: unknown): { table: Table; stream: boolean } {
+  private resourceTarget(ctx: CallContext, arn: unknown): { table: Table; stream: boolean } {
     const parsed = typeof arn === 'string' ? parseDynamoArn(arn) : undefined;
     if (!parsed || parsed.index) throw ddbErrors.validation(`Invalid ResourceArn: ${String(arn)}`);
     const table =

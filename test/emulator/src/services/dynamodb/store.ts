@@ -12,6 +12,7 @@ import { partitionOf } from '../../core/accounts';
 import { AwsError } from '../../core/errors';
 import { uuid } from '../../core/ids';
 import type { ServiceStore } from '../../core/service';
+import type { ImportRecord } from './imports';
 import type { WireItem } from './values';
 
 export interface KeyElement {
@@ -135,6 +136,8 @@ export interface Table {
   resourcePolicy?: StoredResourcePolicy;
   streamResourcePolicy?: StoredResourcePolicy;
   tags: Array<{ Key: string; Value: string }>;
+  /** The current stream's tags. */
+  streamTags?: Array<{ Key: string; Value: string }>;
   /** Items by their key (JSON of the key attributes in wire form). */
   items: Record<string, WireItem>;
 }
@@ -195,6 +198,8 @@ export function streamLabel(at = Date.now()): string {
 
 export class DynamoDbStore implements ServiceStore {
   readonly tables = new Map<string, Table>();
+  /** ImportTable requests by import ARN. */
+  readonly imports = new Map<string, ImportRecord>();
   /** How long a table or index transition takes, in ms (settings key `dynamodbStatusDelayMs`). */
   statusDelayMs = 0;
 
@@ -280,15 +285,17 @@ export class DynamoDbStore implements ServiceStore {
 
   clear(): void {
     this.tables.clear();
+    this.imports.clear();
   }
 
-  snapshot(): { tables: Table[] } {
-    return { tables: [...this.tables.values()] };
+  snapshot(): { tables: Table[]; imports: ImportRecord[] } {
+    return { tables: [...this.tables.values()], imports: [...this.imports.values()] };
   }
 
   restore(saved: unknown): void {
-    for (const t of (saved as { tables?: Table[] }).tables ?? [])
-      this.tables.set(DynamoDbStore.key(t.account, t.region, t.name), t);
+    const data = saved as { tables?: Table[]; imports?: ImportRecord[] };
+    for (const t of data.tables ?? []) this.tables.set(DynamoDbStore.key(t.account, t.region, t.name), t);
+    for (const i of data.imports ?? []) this.imports.set(i.importArn, i);
   }
 }
 

@@ -267,6 +267,9 @@ export function updateTable(table: Table, input: Input): void {
       since: now,
     };
   if (stream !== null) {
+    // A stream's policy and tags are the stream's: a new stream starts without them.
+    delete table.streamResourcePolicy;
+    delete table.streamTags;
     if (stream) {
       // A new stream never reuses the previous stream's label (and so its ARN).
       let at = now;
