@@ -239,7 +239,11 @@ export function updateSteps(desired: Props, previous: Props): Step[] {
         kind: 'updateTable',
         why: `creating index ${name}`,
         input: {
-          AttributeDefinitions: definitions,
+          // The new index's key attributes only: DynamoDB adds them to the table's, and a definition
+          // no key uses yet (an index created in a later step) is refused.
+          AttributeDefinitions: definitions.filter((d) =>
+            index.KeySchema!.some((k) => k.AttributeName === d.AttributeName),
+          ),
           GlobalSecondaryIndexUpdates: [
             {
               Create: {

@@ -12,6 +12,7 @@ import {
   GetResourcePolicyCommand,
   ListTagsOfResourceCommand,
   type DynamoDBClient,
+  type OnDemandThroughput,
   type Tag,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
@@ -118,7 +119,7 @@ export async function readTable(
             },
           }
         : {}),
-      ...(g.OnDemandThroughput ? { OnDemandThroughput: g.OnDemandThroughput } : {}),
+      ...onDemandLimits(g.OnDemandThroughput),
       ...(on(indexInsights[i]!.ContributorInsightsStatus)
         ? {
             ContributorInsightsSpecification: {
@@ -186,11 +187,17 @@ export async function readTable(
           },
         }
       : {}),
-    ...(table.OnDemandThroughput ? { OnDemandThroughput: table.OnDemandThroughput } : {}),
+    ...onDemandLimits(table.OnDemandThroughput),
     ...(policy?.Policy ? { ResourcePolicy: { PolicyDocument: parse(policy.Policy) } } : {}),
     Tags: templateTags(tags),
   };
   return { table, properties };
+}
+
+/** On-demand maximums as a template sets them: -1 is DynamoDB's "no maximum", what a template leaving them out means. */
+function onDemandLimits(t: OnDemandThroughput | undefined): Props {
+  const set = Object.entries(t ?? {}).filter(([, v]) => typeof v === 'number' && v !== -1);
+  return set.length ? { OnDemandThroughput: Object.fromEntries(set) } : {};
 }
 
 export function billingModeOf(table: TableDescription): 'PROVISIONED' | 'PAY_PER_REQUEST' {
