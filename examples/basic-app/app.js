@@ -12,8 +12,15 @@ const variant = app.node.tryGetContext('variant') ?? 'v1';
 const queueSuffix = app.node.tryGetContext('queueSuffix');
 const withLogGroup = app.node.tryGetContext('withLogGroup') !== 'false';
 const stackName = app.node.tryGetContext('stackName') ?? 'CdkdBasicApp';
+// The `cdk init` pattern: the stack takes the environment of whoever synthesizes it.
+const callerEnv = app.node.tryGetContext('callerEnv') === 'true';
 
-const stack = new cdk.Stack(app, 'BasicApp', { stackName });
+const stack = new cdk.Stack(app, 'BasicApp', {
+  stackName,
+  ...(callerEnv
+    ? { env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION } }
+    : {}),
+});
 
 const queue = new sqs.Queue(stack, 'Queue', {
   // Changing the visibility timeout updates the queue in place.
@@ -37,5 +44,6 @@ if (withLogGroup) {
 new cdk.CfnOutput(stack, 'QueueUrl', { value: queue.queueUrl, exportName: `${stackName}-QueueUrl` });
 new cdk.CfnOutput(stack, 'QueueArn', { value: queue.queueArn });
 new cdk.CfnOutput(stack, 'ParameterName', { value: param.parameterName });
+if (callerEnv) new cdk.CfnOutput(stack, 'DeployedTo', { value: `${stack.account}/${stack.region}` });
 
 app.synth();

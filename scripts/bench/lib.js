@@ -35,6 +35,11 @@ function useCdkd(dir) {
   cdkdRoot = dir ? path.resolve(dir) : ROOT;
 }
 
+/** The `bin/run.js` of the cdkd install the benchmarks run. */
+function cdkdBin() {
+  return path.join(cdkdRoot, 'bin', 'run.js');
+}
+
 /** Fails with the remedy when the project or the emulator is not built. */
 function ensureBuilt() {
   const missing = [
@@ -107,6 +112,20 @@ function positiveIntegers(text, option) {
     process.exit(2);
   }
   return values;
+}
+
+/**
+ * A whole number of milliseconds >= 0; exits with a message naming the option otherwise.
+ * @param {string} text
+ * @param {string} option
+ */
+function wholeMilliseconds(text, option) {
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 0) {
+    process.stderr.write(`--${option} takes a whole number of milliseconds >= 0 (got "${text}")\n`);
+    process.exit(2);
+  }
+  return ms;
 }
 
 /**
@@ -197,6 +216,26 @@ function startEmulator() {
 }
 
 /**
+ * The benchmarks' latency profile: the emulator's `flat` profile (every call
+ * `callMs`, every Cloud Control request `cloudControlMs` from the request to
+ * SUCCESS), or, given latencies per type, `flat` for the calls and each
+ * type's own request latency.
+ * @param {Emulator} emulator
+ * @param {number} callMs
+ * @param {number | Record<string, number>} cloudControlMs
+ */
+async function setLatencyProfile(emulator, callMs, cloudControlMs) {
+  const perType = typeof cloudControlMs === 'number' ? undefined : cloudControlMs;
+  await emulator.control('PUT', 'latency/profile', {
+    name: 'flat',
+    callMs,
+    cloudControlMs: perType ? 0 : cloudControlMs,
+  });
+  for (const [type, ms] of Object.entries(perType ?? {}))
+    await emulator.control('PUT', `cloudcontrol/types/${encodeURIComponent(type)}`, { latencyMs: ms });
+}
+
+/**
  * The emulator's CPU time (user + system) between two `GET stats` readings.
  * @param {{ cpuUserMs: number, cpuSystemMs: number }} before
  * @param {{ cpuUserMs: number, cpuSystemMs: number }} after
@@ -284,16 +323,7 @@ function runCdkd(args, options) {
   const timeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-bench-time-')), 'time.txt');
   const child = spawn(
     GNU_TIME,
-    [
-      '-f',
-      '%M %U %S',
-      '-o',
-      timeFile,
-      process.execPath,
-      ...(options.nodeOptions ?? []),
-      path.join(cdkdRoot, 'bin', 'run.js'),
-      ...args,
-    ],
+    ['-f', '%M %U %S', '-o', timeFile, process.execPath, ...(options.nodeOptions ?? []), cdkdBin(), ...args],
     {
       cwd: options.cwd ?? ROOT,
       env: options.env,
@@ -630,6 +660,7 @@ module.exports = {
   ROOT,
   APP,
   useCdkd,
+  cdkdBin,
   ACCOUNT,
   REGION,
   STATE_BUCKET,
@@ -637,9 +668,11 @@ module.exports = {
   parseOptions,
   list,
   positiveIntegers,
+  wholeMilliseconds,
   shapes,
   outputDir,
   startEmulator,
+  setLatencyProfile,
   emulatorCpuMs,
   withBootstrappedEmulator,
   cliEnv,

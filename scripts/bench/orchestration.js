@@ -117,10 +117,7 @@ function runConfiguration(c) {
       Math.max(criticalPathMs, totalWorkMs / concurrency) + SERIAL_CALLS_OUTSIDE_GRAPH * c.callMs;
 
     // The profile applies to the deploy only (bootstrap and synth ran without it).
-    await emulator.control('PUT', 'latency/profile', { name: 'flat', callMs: c.callMs, cloudControlMs: 0 });
-    for (const [type, ms] of Object.entries(ORCHESTRATION_LATENCY_MS)) {
-      await emulator.control('PUT', `cloudcontrol/types/${encodeURIComponent(type)}`, { latencyMs: ms });
-    }
+    await lib.setLatencyProfile(emulator, c.callMs, ORCHESTRATION_LATENCY_MS);
     await emulator.control('DELETE', 'requests');
     const load = os.loadavg()[0];
     const statsBefore = await emulator.control('GET', 'stats');
@@ -240,11 +237,7 @@ async function main() {
     process.stderr.write(`--concurrency takes a positive integer or "width" (got "${o.concurrency}")\n`);
     process.exit(2);
   }
-  const callMs = Number(o['call-ms']);
-  if (!Number.isInteger(callMs) || callMs < 0) {
-    process.stderr.write(`--call-ms takes a whole number of milliseconds >= 0 (got "${o['call-ms']}")\n`);
-    process.exit(2);
-  }
+  const callMs = lib.wholeMilliseconds(o['call-ms'], 'call-ms');
   lib.useCdkd(o.cdkd || undefined);
   lib.ensureBuilt();
   const profileDir = lib.outputDir(o.profile);

@@ -17,7 +17,8 @@ import type {
   ISecretsManagerClient,
 } from '@aws-cdk/cdk-assets-lib';
 import type { AwsClientFactory } from '../config/aws-clients';
-import { assumeRoleCredentials } from './assume-role';
+import { assumeRoleCredentials } from '../config/assume-role';
+import { AssetPublishError } from '../util/errors';
 
 export class CdkAssetsAws implements IAws {
   private readonly roleFactories = new Map<string, AwsClientFactory>();
@@ -96,6 +97,16 @@ export class CdkAssetsAws implements IAws {
         roleArn: options.assumeRoleArn,
         externalId: options.assumeRoleExternalId,
         additional: options.assumeRoleAdditionalOptions,
+        sessionName: 'cdkd-asset-publishing',
+        describeFailure: (err) =>
+          new AssetPublishError(
+            `Cannot assume the asset publishing role ${options.assumeRoleArn}: ${(err as Error).message}`,
+            {
+              cause: err,
+              remedy:
+                'Bootstrap the environment for the CDK (`cdk bootstrap`) and allow your credentials to assume the role, or run `cdkd bootstrap` so cdkd publishes assets to its own storage.',
+            },
+          ),
       });
       factory = this.aws.withCredentials(credentials, `role:${key}`);
       this.roleFactories.set(key, factory);

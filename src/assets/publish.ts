@@ -16,6 +16,7 @@ import { AssetPublishError, CdkdError } from '../util/errors';
 import type { IoHost, LogLevel } from '../util/io-host';
 import type { AssetMode } from './asset-mode';
 import { CdkAssetsAws } from './aws-adapter';
+import { assertContainerRepositories } from './container-repository';
 import { dockerCommand, isDockerAvailable } from './docker';
 import { prepareStackAssets } from './prepare';
 import type { AssetType, PlannedAsset, PreparedStackAssets } from './prepare';
@@ -125,7 +126,8 @@ export async function publishAssets(options: PublishAssetsOptions): Promise<Publ
     }
   }
 
-  // 3. Publish the rest.
+  // 3. Publish the rest (cdkd's container repository first checked: bootstrap does not create it).
+  await assertContainerRepositories(prepared, options.aws);
   const failures: string[] = [];
   await mapWithConcurrency(jobs, concurrency, async (job) => {
     if (job.published) return;

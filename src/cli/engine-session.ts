@@ -1,22 +1,30 @@
 /**
- * What deploy, destroy and diff need for one invocation, built once: the client
- * factory, the state store, the provider registry (every installed pack's
- * `cdkd:providers` hook), the provisioner, the progress renderer, and Ctrl-C
+ * What deploy, destroy, diff and watch need for one invocation, built once: the
+ * client factory (acting as `--role-arn` when given), the state store, the
+ * provider registry (every installed pack's `cdkd:providers` hook), the
+ * provisioner (with the Cloud Control timings of earlier runs, saved again on
+ * close), the progress renderer, who can answer questions, and Ctrl-C
  * handling (the first SIGINT/SIGTERM stops new work and lets the command save
- * state and release its lock; the second exits at once).
+ * state and release its locks; the second exits at once, naming the locks that
+ * may be left).
  */
 import type { Config } from '@oclif/core';
 import type { AwsClientFactory } from '../config/aws-clients';
 import type { CdkdConfig } from '../config/config';
+import { STACK_EVENT } from '../engine/events';
+import type { StackEvent } from '../engine/events';
 import { ResourceProvisioner } from '../engine/provisioner';
+import { pollHistoryPath, readPollHistory, writePollHistory } from '../provisioning/poll-history';
+import { PollSchedule } from '../provisioning/poll-schedule';
 import { SchemaStore } from '../provisioning/schema-store';
-import { openStateStore, createClientFactory } from '../state/state-store';
+import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import type { StateStore } from '../state/state-store';
 import { ProgressRenderer, chooseProgressMode } from '../ui/progress';
-import type { IoHost, Logger } from '../util/io-host';
+import type { IoHost, IoMessage, Logger } from '../util/io-host';
 import { createLogger } from '../util/io-host';
-import { defaultEnvironmentOf, synthesize } from '../synth/synthesize';
+import { synthesizeApp } from '../synth/synthesize';
 import type { SynthesizedAssembly } from '../synth/cloud-assembly';
+import type { Terminal } from './confirm';
 import { loadProviderRegistry } from './load-provider-packs';
 
 export interface EngineSession {
@@ -28,9 +36,10 @@ export interface EngineSession {
   store: StateStore;
   schemas: SchemaStore;
   provisioner: ResourceProvisioner;
+  terminal: Terminal;
   /** Aborted by the first SIGINT / SIGTERM. */
   signal: AbortSignal;
-  /** Synthesizes the app, with the caller's account and region as the default environment. */
+  /** Synthesizes the app as every command does ({@link synthesizeApp}). */
   synthesize(): Promise<SynthesizedAssembly>;
   close(): void;
 }
@@ -38,29 +47,38 @@ export interface EngineSession {
 export interface EngineSessionOptions {
   config: CdkdConfig;
   oclifConfig: Config;
-  /** `live`, `events`, or undefined (live on a TTY). */
+  terminal: Terminal;
+  /** `--progress`: `bar` / `live`, `events`, `errors-only`, or undefined (live on a terminal). */
   progress?: string;
-  /** The command the interrupt hint names. Default: `cdkd force-unlock <stack>`. */
-  unlockHint?: string;
+  /** Where messages go instead of the progress renderer (watch's compact view). */
+  ioHost?: IoHost;
 }
 
 export async function openEngineSession(options: EngineSessionOptions): Promise<EngineSession> {
   const { config } = options;
   const renderer = new ProgressRenderer({
-    mode: chooseProgressMode(options.progress, Boolean(process.stderr.isTTY)),
+    mode: chooseProgressMode(options.progress, Boolean(process.stderr.isTTY), config.ci),
     verbose: config.verbose,
+    color: config.color ?? Boolean(process.stderr.isTTY),
   });
-  const logger = createLogger(renderer);
-  const factory = await createClientFactory(config);
+  const locked = new LockedStacks(options.ioHost ?? renderer);
+  const logger = createLogger(locked);
+  // The app is synthesized with the caller's own environment (as the CDK CLI does, and as `cdkd synth`
+  // does); the AWS calls go through --role-arn when given.
+  const caller = await createClientFactory(config);
+  const factory = actingAs(caller, config);
   const store = await openStateStore({ config, logger, factory });
   const schemas = SchemaStore.default();
   const registry = await loadProviderRegistry(options.oclifConfig, { schemas });
   for (const problem of registry.problems) logger.warn(problem.message);
+  const historyFile = pollHistoryPath(options.oclifConfig.cacheDir);
+  const endpoint = factory.endpointOverride('CloudControl') ?? 'aws';
   const provisioner = new ResourceProvisioner({
     registry,
     schemas,
     factory,
     logger,
+    cloudControl: { schedule: new PollSchedule({ history: readPollHistory(historyFile, endpoint) }) },
     onRetry: (logicalId, err, attempt) =>
       logger.debug(`${logicalId}: retrying after ${(err as Error).name ?? 'error'} (attempt ${attempt})`),
   });
@@ -71,15 +89,13 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     interrupts++;
     if (interrupts === 1) {
       logger.warn(
-        `${signal} received: finishing the operations in flight, saving state and releasing the lock. Press Ctrl-C again to quit at once.`,
+        `${signal} received: finishing the operations in flight, saving state and releasing the locks. Press Ctrl-C again to quit at once (locks may then be left behind).`,
       );
       controller.abort(new Error(`interrupted by ${signal}`));
       return;
     }
     renderer.close();
-    process.stderr.write(
-      `Quit without waiting. The stack lock may be left behind: run \`${options.unlockHint ?? 'cdkd force-unlock <stack>'}\` if the next command reports it.\n`,
-    );
+    process.stderr.write(`Quit without waiting.${locked.unlockHint()}\n`);
     process.exit(130);
   };
   process.on('SIGINT', onSignal);
@@ -87,20 +103,53 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
 
   return {
     config,
-    ioHost: renderer,
+    ioHost: locked,
     renderer,
     logger,
     factory,
     store,
     schemas,
     provisioner,
+    terminal: options.terminal,
     signal: controller.signal,
-    synthesize: async () =>
-      synthesize({ config, ioHost: renderer, defaultEnvironment: await defaultEnvironmentOf(factory) }),
+    synthesize: () => synthesizeApp({ config, ioHost: locked, aws: caller }),
     close: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      try {
+        writePollHistory(historyFile, endpoint, provisioner.pollHistory());
+      } catch (err) {
+        logger.debug(`Could not save Cloud Control timings to ${historyFile}: ${(err as Error).message}`);
+      }
       renderer.close();
     },
   };
+}
+
+/**
+ * Passes every message on, and keeps the stacks whose deploy or destroy has
+ * started and not ended: the ones whose lock a hard exit may leave behind.
+ */
+class LockedStacks implements IoHost {
+  private readonly stacks = new Map<string, { stackName: string; region: string }>();
+
+  constructor(private readonly next: IoHost) {}
+
+  notify(msg: IoMessage): void {
+    if (msg.code === STACK_EVENT) {
+      const e = msg.data as StackEvent;
+      const key = `${e.stackName}|${e.region}`;
+      if (e.phase === 'planned') this.stacks.set(key, { stackName: e.stackName, region: e.region });
+      else if (e.phase !== 'started') this.stacks.delete(key);
+    }
+    this.next.notify(msg);
+  }
+
+  /** What to run if a lock stays behind; empty when no stack was being changed. */
+  unlockHint(): string {
+    const stacks = [...this.stacks.values()];
+    if (stacks.length === 0) return '';
+    const commands = stacks.map((s) => `cdkd force-unlock ${s.stackName} --region ${s.region}`);
+    return ` The lock${stacks.length > 1 ? 's' : ''} of ${stacks.map((s) => s.stackName).join(', ')} may be left behind; if the next command reports ${stacks.length > 1 ? 'them' : 'it'}, run: ${commands.join('; ')}`;
+  }
 }

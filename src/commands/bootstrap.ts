@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { CdkdCommand } from '../cli/base-command';
-import { confirmOrRefuse } from '../cli/confirm';
+import { confirm } from '../cli/confirm';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { bootstrap, destroyBootstrap } from '../state/bootstrap';
 import type { BootstrapResult, DestroyBootstrapResult } from '../state/bootstrap';
@@ -59,7 +59,9 @@ The state bucket (once per account) gets versioning, AES-256 encryption, a publi
       const what = flags['include-state-bucket']
         ? `the asset storage of ${region} and the state bucket ${store.bucket.name}`
         : `the asset storage of ${region}`;
-      if (!flags.force && !(await confirmOrRefuse(`Delete ${what}, with all their contents?`))) {
+      const question = `Delete ${what}, with all their contents?`;
+      const terminal = this.terminal(config, flags);
+      if (!flags.force && !(await confirm(question, { terminal, approveFlag: '--force', logger }))) {
         logger.info('Cancelled; nothing was changed.');
         return { cancelled: true };
       }

@@ -1,31 +1,25 @@
 import { Flags } from '@oclif/core';
 import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
+import { approvalGate } from '../cli/approval';
 import { CdkdCommand } from '../cli/base-command';
+import { deployConfigFlags, deployFlags } from '../cli/deploy-flags';
 import { openEngineSession } from '../cli/engine-session';
+import { writeOutputsFile } from '../cli/outputs-file';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
-import { deployApp } from '../engine/deploy-app';
-import { describeSummary } from '../engine/deploy-stack';
-import { parseParameterArgs, validateParameterAssignments } from '../template/parameters';
-import { parseTemplate } from '../template/types';
-import { CdkdError, formatError } from '../util/errors';
-import { renderOutputs } from '../ui/outputs';
-
-export const engineFlags = {
-  concurrency: Flags.integer({ description: 'Resource operations in flight at once (default: 10)', min: 1 }),
-  progress: Flags.string({
-    description: 'Progress display: live (default on a terminal) or events (one line per event)',
-    options: ['live', 'events'],
-  }),
-};
+import { deployInSession, selectWithParameters } from '../cli/deploy-session';
+import { parseParameterArgs } from '../template/parameters';
+import { deployReport, renderDeployFailure } from '../ui/deploy-report';
+import { presentOutputs, renderOutputs } from '../ui/outputs';
 
 export default class Deploy extends CdkdCommand {
   static override description = `Deploy the selected stacks directly through AWS APIs
-Stacks deploy in dependency order (independent ones in parallel); inside a stack every resource starts as soon as the resources it depends on are done. State is saved to S3 while the deploy runs.`;
+Stacks deploy in dependency order (the app's dependencies and its cross-stack references; independent ones in parallel, and still when an unrelated stack fails); inside a stack every resource starts as soon as the resources it depends on are done. State is saved to S3 while the deploy runs. A deploy that adds or widens permissions asks first (--require-approval).`;
 
   static override examples = [
     '<%= config.bin %> deploy',
     '<%= config.bin %> deploy MyStack --parameters MyStack:Env=prod',
-    '<%= config.bin %> deploy --all --concurrency 20',
+    '<%= config.bin %> deploy --all --stack-concurrency 2 --outputs-file outputs.json',
+    '<%= config.bin %> deploy --all --require-approval never --tags team=payments',
   ];
 
   static override enableJsonFlag = true;
@@ -36,15 +30,16 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
     ...appFlags,
     ...stackSelectionFlags,
     ...stateFlags,
-    ...engineFlags,
-    'stack-concurrency': Flags.integer({
-      description: 'Stacks deployed at once when independent (default: 4)',
-      min: 1,
-    }),
-    parameters: Flags.string({
+    ...deployFlags,
+    'outputs-file': Flags.string({
+      char: 'O',
       description:
-        'Template parameter, as Stack:Name=value or Name=value for every stack that declares it (repeatable)',
-      multiple: true,
+        'Write the stacks\' outputs to this file as JSON ({"Stack": {"Output": value}}), also after a partial failure',
+    }),
+    force: Flags.boolean({
+      char: 'f',
+      description: 'Re-apply every resource, even when nothing changed',
+      default: false,
     }),
   };
 
@@ -53,72 +48,43 @@ Stacks deploy in dependency order (independent ones in parallel); inside a stack
     const config = this.resolveConfig(flags, {
       ...appConfigFlags(flags),
       ...stateConfigFlags(flags),
-      concurrency: flags.concurrency,
-      stackConcurrency: flags['stack-concurrency'],
+      ...deployConfigFlags(flags),
     });
     const parameters = parseParameterArgs(flags.parameters ?? []);
     const session = await openEngineSession({
       config,
       oclifConfig: this.config,
       progress: flags.progress,
+      terminal: this.terminal(config, flags),
     });
     try {
       const assembly = await session.synthesize();
       try {
-        const stacks = assembly.select(stackSelector(argv as string[], flags));
-        validateParameterAssignments(
-          parameters,
-          stacks.map((s) => ({
-            stackName: s.stackName,
-            template: parseTemplate(s.template, `template of ${s.displayPath}`),
-          })),
-        );
-        const result = await deployApp({
-          stacks,
-          store: session.store,
-          provisioner: session.provisioner,
-          schemas: session.schemas,
-          factory: session.factory,
-          ioHost: session.ioHost,
-          concurrency: config.concurrency,
-          stackConcurrency: config.stackConcurrency,
-          parameters,
-          signal: session.signal,
+        const stacks = selectWithParameters(assembly, stackSelector(argv as string[], flags), parameters);
+        const result = await deployInSession(session, stacks, parameters, {
+          force: flags.force,
+          approve: approvalGate({
+            level: config.requireApproval,
+            terminal: session.terminal,
+            logger: session.logger,
+            color: config.color ?? Boolean(process.stderr.isTTY),
+            pauseOutput: session.renderer.pause,
+          }),
         });
         session.renderer.close();
+        if (flags['outputs-file']) {
+          const file = writeOutputsFile(flags['outputs-file'], result.stacks, config.cwd);
+          session.logger.info(`Outputs written to ${file}`);
+        }
         if (!this.jsonEnabled()) {
           for (const stack of result.stacks) {
-            if (Object.keys(stack.outputs).length > 0)
-              this.log(renderOutputs(stack.stackName, stack.outputs));
+            const presented = presentOutputs(stack.outputs, stack.exportNames);
+            if (Object.keys(presented.outputs).length > 0)
+              this.log(renderOutputs(stack.stackName, presented));
           }
         }
-        const failures = result.stacks.flatMap((s) => s.failed.map((f) => ({ stack: s.stackName, ...f })));
-        if (!result.ok) {
-          const lines = failures.map((f) => `  ${f.stack}/${f.logicalId}: ${formatError(f.error)}`);
-          const skipped = result.skippedStacks.length
-            ? `\nNot deployed (a stack they depend on failed): ${result.skippedStacks.join(', ')}`
-            : '';
-          const interrupted = result.stacks.some((s) => s.interrupted);
-          throw new CdkdError(
-            `Deploy ${interrupted ? 'interrupted' : 'failed'}: ${result.stacks.map((s) => `${s.stackName} (${describeSummary(s.summary)})`).join('; ')}${lines.length ? `\n${lines.join('\n')}` : ''}${skipped}`,
-            {
-              code: interrupted ? 'DEPLOY_INTERRUPTED' : 'DEPLOY_FAILED',
-              remedy:
-                'Resources that finished are recorded in state; fix the cause and run cdkd deploy again to continue.',
-            },
-          );
-        }
-        return {
-          stacks: result.stacks.map((s) => ({
-            stackName: s.stackName,
-            region: s.region,
-            noChanges: s.noChanges,
-            summary: s.summary,
-            outputs: s.outputs,
-            elapsedMs: s.elapsedMs,
-            stateWrites: s.stateWrites,
-          })),
-        };
+        if (!result.ok) throw renderDeployFailure(result);
+        return { ...deployReport(result), provisioning: session.provisioner.stats() };
       } finally {
         await assembly.dispose();
       }

@@ -1,17 +1,18 @@
 import { Flags } from '@oclif/core';
 import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
 import { CdkdCommand } from '../cli/base-command';
-import { confirmIfInteractive } from '../cli/confirm';
+import { confirm } from '../cli/confirm';
 import { openEngineSession } from '../cli/engine-session';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
-import { destroyApp, withDependents } from '../engine/destroy-app';
+import { engineFlags } from '../cli/deploy-flags';
 import { stackRegion } from '../engine/deploy-app';
+import { destroyApp } from '../engine/destroy-app';
+import { withDependents } from '../engine/stack-graph';
 import { renderDestroyFailure } from '../ui/destroy-report';
-import { engineFlags } from './deploy';
 
 export default class Destroy extends CdkdCommand {
   static override description = `Delete the selected stacks' AWS resources and their state
-Resources are deleted in reverse dependency order (independent ones in parallel), from what state records; stacks that depend on a selected stack are destroyed first. DeletionPolicy Retain keeps a resource in AWS. Asks first on a terminal unless --force.`;
+Resources are deleted in reverse dependency order (independent ones in parallel), from what state records; stacks that depend on a selected stack (through the app's dependencies or a cross-stack reference) are destroyed first. DeletionPolicy Retain keeps a resource in AWS. Asks first on a terminal; without one (or with --ci) it refuses unless --force (or --yes), as the CDK CLI does.`;
 
   static override examples = ['<%= config.bin %> destroy MyStack', '<%= config.bin %> destroy --all --force'];
 
@@ -24,7 +25,11 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
     ...stackSelectionFlags,
     ...stateFlags,
     ...engineFlags,
-    force: Flags.boolean({ char: 'f', description: 'Do not ask for confirmation', default: false }),
+    force: Flags.boolean({
+      char: 'f',
+      description: 'Do not ask for confirmation (needed without a terminal)',
+      default: false,
+    }),
   };
 
   async run(): Promise<unknown> {
@@ -38,16 +43,23 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
       config,
       oclifConfig: this.config,
       progress: flags.progress,
+      terminal: this.terminal(config, flags),
     });
     try {
       const assembly = await session.synthesize();
       try {
         const selected = assembly.select({ ...stackSelector(argv as string[], flags), exclusively: true });
-        const stacks = flags.exclusively ? selected : withDependents(selected, assembly.stacks);
+        const regionOf = (s: (typeof selected)[number]) => stackRegion(s, session.factory);
+        const stacks = flags.exclusively ? selected : withDependents(selected, assembly.stacks, regionOf);
         const names = stacks.map((s) => `${s.stackName} (${stackRegion(s, session.factory)})`).join(', ');
         if (
           !flags.force &&
-          !(await confirmIfInteractive(`Destroy ${names}? Their AWS resources will be deleted.`))
+          !(await confirm(`Destroy ${names}? Their AWS resources will be deleted.`, {
+            terminal: session.terminal,
+            approveFlag: '--force',
+            logger: session.logger,
+            pauseOutput: session.renderer.pause,
+          }))
         ) {
           session.logger.info('Cancelled; nothing was changed.');
           return { cancelled: true };
@@ -72,6 +84,7 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
             summary: s.summary,
             elapsedMs: s.elapsedMs,
           })),
+          provisioning: session.provisioner.stats(),
         };
       } finally {
         await assembly.dispose();

@@ -1,18 +1,21 @@
 import { Flags } from '@oclif/core';
 import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
 import { CdkdCommand } from '../cli/base-command';
+import { deployConfigFlags, deployFlags } from '../cli/deploy-flags';
+import { loadProviderRegistry } from '../cli/load-provider-packs';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { diffApp } from '../engine/diff-app';
+import { UNPROVISIONABLE_REMEDY, canProvisionWith } from '../engine/provisionable';
 import { SchemaStore } from '../provisioning/schema-store';
-import { openStateStore, createClientFactory } from '../state/state-store';
-import { defaultEnvironmentOf, synthesize } from '../synth/synthesize';
-import { parseParameterArgs, validateParameterAssignments } from '../template/parameters';
-import { parseTemplate } from '../template/types';
-import { renderStackPlan, summarizePlan } from '../ui/diff-render';
+import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
+import { synthesizeApp } from '../synth/synthesize';
+import { selectWithParameters } from '../cli/deploy-session';
+import { parseParameterArgs } from '../template/parameters';
+import { renderSecurityChanges, renderStackPlan, summarizePlan } from '../ui/diff-render';
 
 export default class Diff extends CdkdCommand {
   static override description = `Show what a deploy would change, against the state in S3
-Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] delete) with its property changes, and the output changes. Reads state without taking the lock; changes nothing.`;
+Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] delete) with its property changes, the output changes, the security changes (IAM statements, managed policies, security-group rules) and the resources cdkd cannot deploy. Reads state without taking the lock; changes nothing.`;
 
   static override examples = [
     '<%= config.bin %> diff',
@@ -29,49 +32,71 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
     ...stackSelectionFlags,
     ...stateFlags,
     fail: Flags.boolean({ description: 'Exit with code 1 when there are changes', default: false }),
-    parameters: Flags.string({
-      description: 'Template parameter, as Stack:Name=value or Name=value (repeatable)',
-      multiple: true,
-    }),
+    parameters: deployFlags.parameters,
+    tags: deployFlags.tags,
+    'role-arn': deployFlags['role-arn'],
   };
 
   async run(): Promise<unknown> {
     const { flags, argv } = await this.parse(Diff);
-    const config = this.resolveConfig(flags, { ...appConfigFlags(flags), ...stateConfigFlags(flags) });
+    const config = this.resolveConfig(flags, {
+      ...appConfigFlags(flags),
+      ...stateConfigFlags(flags),
+      ...deployConfigFlags(flags),
+    });
     const ioHost = this.ioHost(config.verbose);
     const logger = this.logger(config.verbose);
-    const factory = await createClientFactory(config);
+    const caller = await createClientFactory(config);
+    const factory = actingAs(caller, config);
     const store = await openStateStore({ config, logger, factory });
-    const assembly = await synthesize({
-      config,
-      ioHost,
-      defaultEnvironment: await defaultEnvironmentOf(factory),
-    });
-    let plans;
+    const schemas = SchemaStore.default();
+    const registry = await loadProviderRegistry(this.config, { schemas });
+    const assembly = await synthesizeApp({ config, ioHost, aws: caller });
+    let diffs;
     try {
-      const stacks = assembly.select(stackSelector(argv as string[], flags));
       const parameters = parseParameterArgs(flags.parameters ?? []);
-      validateParameterAssignments(
+      const stacks = selectWithParameters(assembly, stackSelector(argv as string[], flags), parameters);
+      diffs = await diffApp({
+        stacks,
+        store,
+        schemas,
+        factory,
         parameters,
-        stacks.map((s) => ({
-          stackName: s.stackName,
-          template: parseTemplate(s.template, `template of ${s.displayPath}`),
-        })),
-      );
-      plans = await diffApp({ stacks, store, schemas: SchemaStore.default(), factory, parameters });
+        tags: config.tags,
+        canProvision: canProvisionWith(registry, schemas),
+        ioHost,
+      });
     } finally {
       await assembly.dispose();
     }
+    const color = config.color ?? Boolean(process.stdout.isTTY);
     if (!this.jsonEnabled()) {
-      const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-      for (const plan of plans) this.log(renderStackPlan(plan, { color }));
-      for (const plan of plans) logger.info(`${plan.stackName}: ${summarizePlan(plan)}`);
+      for (const { plan, security, unprovisionable } of diffs) {
+        this.log(renderStackPlan(plan, { color }));
+        const securityText = renderSecurityChanges(security, { color });
+        if (securityText) this.log(securityText);
+        for (const r of unprovisionable)
+          this.log(`[!] ${r.logicalId} (${r.resourceType}): cdkd cannot deploy it: ${r.reason}`);
+      }
+      for (const { plan } of diffs) logger.info(`${plan.stackName}: ${summarizePlan(plan)}`);
     }
-    const changed = plans.some((p) => p.hasChanges);
-    if (flags.fail && changed) {
-      if (this.jsonEnabled()) this.logJson({ stacks: plans });
+    for (const { plan, unprovisionable } of diffs) {
+      if (unprovisionable.length === 0) continue;
+      logger.warn(
+        `${plan.stackName}: cdkd deploy will refuse this stack: ${unprovisionable.map((r) => `${r.logicalId} (${r.resourceType})`).join(', ')} cannot be deployed by cdkd. ${UNPROVISIONABLE_REMEDY}`,
+      );
+    }
+    const payload = {
+      stacks: diffs.map(({ plan, security, unprovisionable }) => ({
+        ...plan,
+        permissionChanges: security.change,
+        unprovisionable,
+      })),
+    };
+    if (flags.fail && diffs.some((d) => d.plan.hasChanges)) {
+      if (this.jsonEnabled()) this.logJson(payload);
       this.exit(1);
     }
-    return { stacks: plans };
+    return payload;
   }
 }

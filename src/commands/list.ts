@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core';
 import { CdkdCommand } from '../cli/base-command';
 import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
-import { synthesize } from '../synth/synthesize';
+import { createClientFactory } from '../state/state-store';
+import { synthesizeApp } from '../synth/synthesize';
 import { describeStacks, formatStackList } from '../synth/describe-stacks';
 import type { StackDescription } from '../synth/describe-stacks';
 
@@ -34,7 +35,11 @@ One stack per line on stdout (its path, and its name when that differs, as the C
   async run(): Promise<StackDescription[]> {
     const { flags, argv } = await this.parse(List);
     const config = this.resolveConfig(flags, appConfigFlags(flags));
-    const assembly = await synthesize({ config, ioHost: this.ioHost(config.verbose) });
+    const assembly = await synthesizeApp({
+      config,
+      ioHost: this.ioHost(config.verbose),
+      aws: await createClientFactory(config),
+    });
     try {
       const stacks = describeStacks(
         assembly.select(stackSelector(argv as string[], flags, 'all')),

@@ -9,6 +9,7 @@ import type * as Cosmiconfig from 'cosmiconfig';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../util/errors';
+import { assertRegionName } from './aws-names';
 
 /** Where a setting's value came from. */
 export type ConfigSource = 'cli-flag' | 'env' | 'config-file' | 'cdk.json' | 'default';
@@ -27,6 +28,16 @@ export interface ConfigFlags {
   lockTtlSeconds?: number;
   concurrency?: number;
   stackConcurrency?: number;
+  /** `--require-approval`. */
+  requireApproval?: string;
+  /** `--tags Key=Value` entries. */
+  tags?: string[];
+  /** `--role-arn`. */
+  roleArn?: string;
+  /** `--ci` / `--no-ci`. */
+  ci?: boolean;
+  /** `--color` / `--no-color`. */
+  color?: boolean;
 }
 
 /** The shape accepted in a cdkd config file (and under `context.cdkd` in cdk.json). */
@@ -41,7 +52,21 @@ export interface ConfigFile {
   lockTtlSeconds?: number;
   concurrency?: number;
   stackConcurrency?: number;
+  requireApproval?: string;
+  /** Stack tags, `{ Key: Value }`. */
+  tags?: Record<string, unknown>;
+  roleArn?: string;
   context?: Record<string, unknown>;
+}
+
+/** Which security-relevant changes a deploy asks about (the CDK CLI's `--require-approval`). */
+export type RequireApproval = 'never' | 'any-change' | 'broadening';
+export const REQUIRE_APPROVAL_LEVELS: readonly RequireApproval[] = ['never', 'any-change', 'broadening'];
+
+/** The files `cdkd watch` observes (cdk.json `watch`, as the CDK CLI reads it). */
+export interface WatchSettings {
+  include: string[];
+  exclude: string[];
 }
 
 export interface CdkdConfig {
@@ -62,8 +87,26 @@ export interface CdkdConfig {
   stateBucket?: string;
   statePrefix: string;
   lockTtlSeconds: number;
-  concurrency: number;
+  /**
+   * Cap on the resource operations of one stack in flight at once (`--concurrency`).
+   * Undefined: no cap beyond the adaptive limits (src/util/adaptive-concurrency.ts).
+   */
+  concurrency?: number;
   stackConcurrency: number;
+  requireApproval: RequireApproval;
+  /**
+   * Stack tags from `--tags` or the configuration; undefined when none is given
+   * (the assembly's stack tags apply). Given ones replace the assembly's, as with the CDK CLI.
+   */
+  tags?: Record<string, string>;
+  /** Role assumed for every AWS call of the command (`--role-arn`). */
+  roleArn?: string;
+  /** Running in CI (`--ci`, default: the CI environment variable): no prompts, no live progress. */
+  ci: boolean;
+  /** Colour: true / false when forced (`--color`, `--no-color`, `NO_COLOR`), undefined = when the output is a terminal. */
+  color?: boolean;
+  /** cdk.json `watch`, when present. */
+  watch?: WatchSettings;
   /** Path of the cdkd config file that was loaded, if any. */
   configFile?: string;
   /** Where each resolved setting came from. */
@@ -80,8 +123,8 @@ export const DEFAULTS = {
   output: 'cdk.out',
   statePrefix: 'cdkd',
   lockTtlSeconds: 30 * 60,
-  concurrency: 10,
   stackConcurrency: 4,
+  requireApproval: 'broadening',
 } as const;
 
 /** Environment variables cdkd reads, by setting. */
@@ -122,6 +165,9 @@ const FILE_KEYS: Record<keyof ConfigFile, 'string' | 'number' | 'object'> = {
   lockTtlSeconds: 'number',
   concurrency: 'number',
   stackConcurrency: 'number',
+  requireApproval: 'string',
+  tags: 'object',
+  roleArn: 'string',
   context: 'object',
 };
 
@@ -157,6 +203,11 @@ function validateFileConfig(value: unknown, where: string): ConfigFile {
 interface CdkJson {
   app?: string;
   output?: string;
+  /** CDK CLI settings cdkd honours too. */
+  requireApproval?: string;
+  tags?: unknown;
+  roleArn?: string;
+  watch?: WatchSettings;
   context: Record<string, unknown>;
   cdkd: ConfigFile;
 }
@@ -179,9 +230,90 @@ function readCdkJson(cwd: string): CdkJson {
   return {
     app: typeof obj.app === 'string' ? obj.app : undefined,
     output: typeof obj.output === 'string' ? obj.output : undefined,
+    requireApproval: typeof obj.requireApproval === 'string' ? obj.requireApproval : undefined,
+    tags: obj.tags,
+    roleArn: typeof obj.roleArn === 'string' ? obj.roleArn : undefined,
+    watch: readWatchSettings(obj.watch, file),
     context,
     cdkd,
   };
+}
+
+/** cdk.json `watch` as the CDK CLI reads it: `include` defaults to everything, each may be one pattern or a list. */
+function readWatchSettings(value: unknown, file: string): WatchSettings | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError(`Invalid "watch" in ${file}: expected an object with "include" and "exclude".`, {
+      remedy: 'Write it as { "include": ["**"], "exclude": ["test"] }.',
+    });
+  }
+  const list = (key: 'include' | 'exclude'): string[] => {
+    const v = (value as Record<string, unknown>)[key];
+    const items = v === undefined ? [] : Array.isArray(v) ? v : [v];
+    if (!items.every((i): i is string => typeof i === 'string')) {
+      throw new ConfigError(`Invalid "watch.${key}" in ${file}: expected a glob pattern or a list of them.`);
+    }
+    return items;
+  };
+  const include = list('include');
+  return { include: include.length > 0 ? include : ['**'], exclude: list('exclude') };
+}
+
+/** Parses `--tags Key=Value` entries (the value may contain `=`). */
+export function parseTagFlags(entries: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of entries) {
+    if (entry === '') continue;
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw new ConfigError(`Invalid --tags '${entry}': expected Key=Value.`);
+    out[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return checkTags(out, '--tags');
+}
+
+/** Stack tags from a configuration file: `{ Key: Value }` or the CDK CLI's `[{ Key, Value }]`. */
+function readConfiguredTags(value: unknown, where: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const t = item as { Key?: unknown; Value?: unknown };
+      if (typeof t?.Key !== 'string' || typeof t.Value !== 'string')
+        throw new ConfigError(
+          `Invalid tags in ${where}: each entry must be { "Key": string, "Value": string }.`,
+        );
+      out[t.Key] = t.Value;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      if (typeof v !== 'string')
+        throw new ConfigError(`Invalid tags in ${where}: the value of ${k} must be a string.`);
+      out[k] = v;
+    }
+  } else {
+    throw new ConfigError(`Invalid tags in ${where}: expected { "Key": "Value" }.`);
+  }
+  return checkTags(out, where);
+}
+
+/** CloudFormation's tag rules: key 1-128 characters, not `aws:`-prefixed; value at most 256. */
+function checkTags(tags: Record<string, string>, where: string): Record<string, string> {
+  for (const [key, value] of Object.entries(tags)) {
+    const problem =
+      key.length > 128
+        ? 'the key is longer than 128 characters'
+        : /^aws:/i.test(key)
+          ? 'keys starting with aws: are reserved for AWS'
+          : value.length > 256
+            ? 'the value is longer than 256 characters'
+            : undefined;
+    if (problem) throw new ConfigError(`Invalid tag ${key} (${where}): ${problem}.`);
+  }
+  return tags;
+}
+
+/** The CI convention the CDK CLI follows: CI set to anything but `false` or `0`. */
+export function isCiEnvironment(env: NodeJS.ProcessEnv): boolean {
+  return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
 }
 
 function loadConfigFile(cwd: string): { config: ConfigFile; file?: string } {
@@ -310,8 +442,26 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     parseNumber(env[ENV_VARS.stackConcurrency], ENV_VARS.stackConcurrency),
     cdkJson.cdkd.stackConcurrency,
   );
+  const requireApproval = pick(
+    'requireApproval',
+    flags.requireApproval,
+    undefined,
+    cdkJson.cdkd.requireApproval ?? cdkJson.requireApproval,
+  );
+  if (
+    requireApproval !== undefined &&
+    !(REQUIRE_APPROVAL_LEVELS as readonly string[]).includes(requireApproval)
+  ) {
+    throw new ConfigError(
+      `Invalid requireApproval '${requireApproval}' (${sources.requireApproval}): expected ${REQUIRE_APPROVAL_LEVELS.join(', ')}.`,
+    );
+  }
+  const roleArn = pick('roleArn', flags.roleArn, undefined, cdkJson.cdkd.roleArn ?? cdkJson.roleArn);
+  const tags = resolveTags(flags.tags, file.tags, cdkJson, sources);
+  if (concurrency === undefined) sources.concurrency = 'default';
   const verbose = flags.verbose ?? false;
   sources.verbose = flags.verbose === undefined ? 'default' : 'cli-flag';
+  if (region !== undefined) assertRegionName(region, sourceLabel(sources.region));
 
   for (const [name, value] of [
     ['concurrency', concurrency],
@@ -342,9 +492,53 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     stateBucket,
     statePrefix: withDefault('statePrefix', statePrefix),
     lockTtlSeconds: withDefault('lockTtlSeconds', lockTtlSeconds),
-    concurrency: withDefault('concurrency', concurrency),
+    concurrency,
     stackConcurrency: withDefault('stackConcurrency', stackConcurrency),
+    requireApproval: withDefault('requireApproval', requireApproval) as RequireApproval,
+    tags,
+    roleArn,
+    ci: flags.ci ?? isCiEnvironment(env),
+    color: flags.color ?? (env.NO_COLOR !== undefined && env.NO_COLOR !== '' ? false : undefined),
+    watch: cdkJson.watch,
     configFile,
     sources,
   };
+}
+
+/** --tags > config file > cdk.json (`context.cdkd.tags`, then the CDK CLI's top-level `tags`). */
+function resolveTags(
+  flagTags: string[] | undefined,
+  fileTags: Record<string, unknown> | undefined,
+  cdkJson: CdkJson,
+  sources: CdkdConfig['sources'],
+): Record<string, string> | undefined {
+  if (flagTags && flagTags.length > 0) {
+    sources.tags = 'cli-flag';
+    return parseTagFlags(flagTags);
+  }
+  if (fileTags !== undefined) {
+    sources.tags = 'config-file';
+    return readConfiguredTags(fileTags, 'the cdkd config file');
+  }
+  const fromCdkJson = cdkJson.cdkd.tags ?? cdkJson.tags;
+  if (fromCdkJson !== undefined) {
+    sources.tags = 'cdk.json';
+    return readConfiguredTags(fromCdkJson, 'cdk.json');
+  }
+  return undefined;
+}
+
+function sourceLabel(source: ConfigSource | undefined): string {
+  switch (source) {
+    case 'cli-flag':
+      return 'from --region';
+    case 'env':
+      return 'from AWS_REGION / AWS_DEFAULT_REGION';
+    case 'config-file':
+      return 'from the cdkd config file';
+    case 'cdk.json':
+      return 'from cdk.json';
+    default:
+      return 'configured';
+  }
 }

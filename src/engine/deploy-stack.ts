@@ -14,7 +14,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { AwsClientFactory } from '../config/aws-clients';
 import { executeDag } from '../graph/executor';
 import { buildDeletionGraph, buildResourceGraph } from '../graph/template-graph';
-import { classifyResourceChange } from '../plan/classify';
+import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
 import type { StackPlan } from '../plan/types';
 import { buildCreateContext } from '../provisioning/create-context';
@@ -32,6 +32,8 @@ import { createLogger } from '../util/io-host';
 import { jsonEqual } from '../util/json-patch';
 import { StateCrossStackResolver } from './cross-stack';
 import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
+import { liveAttributeReader, withAttribute } from './live-attributes';
+import { assertProvisionable } from './provisionable';
 import type { ResourceAction, ResourceEvent, StackSummary } from './events';
 import type { ResourceProvisioner, RoutedProvider } from './provisioner';
 import { stackResolverEnv } from './resolver-env';
@@ -52,10 +54,18 @@ export interface DeployStackOptions {
   schemas: SchemaStore;
   factory: AwsClientFactory;
   ioHost: IoHost;
-  concurrency: number;
+  /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
+  concurrency?: number;
   signal?: AbortSignal;
   /** Longest a finished resource waits before it is persisted. Default 1000 ms. */
   saveIntervalMs?: number;
+  /** `--force`: re-apply every resource, changed or not. */
+  force?: boolean;
+  /**
+   * Called with the plan of a stack that has changes, before anything is locked
+   * or changed (`--require-approval`); throwing stops this stack's deploy.
+   */
+  beforeChanges?: (plan: StackPlan, state: StackState | undefined) => Promise<void>;
 }
 
 export interface DeployStackResult {
@@ -68,6 +78,8 @@ export interface DeployStackResult {
   interrupted: boolean;
   summary: StackSummary;
   outputs: Record<string, unknown>;
+  /** Which keys of `outputs` are export names (the bag holds both, as state does). */
+  exportNames: string[];
   failed: Array<{ logicalId: string; error: unknown }>;
   skipped: Array<{ logicalId: string; reason: string }>;
   /** Replaced originals that still exist (a failure stopped their cleanup, or UpdateReplacePolicy kept them). */
@@ -130,6 +142,7 @@ export async function deployStack(
     interrupted: false,
     summary,
     outputs: {},
+    exportNames: [],
     failed: [],
     skipped: [],
     leftOver: [],
@@ -148,8 +161,14 @@ export async function deployStack(
 
   // Fast path: plan against the current record without the lock.
   const before = await store.backend.getState(stackName, region);
-  const preview = await planStack({ template, state: before?.state, schemas: lookup, resolverEnv: env });
-  assertProvisionable(preview, provisioner, stackName);
+  const preview = await planStack({
+    template,
+    state: before?.state,
+    schemas: lookup,
+    resolverEnv: env,
+    force: options.force,
+  });
+  assertProvisionable(preview, (type) => provisioner.canProvision(type), stackName);
   if (
     !preview.hasChanges &&
     before &&
@@ -160,6 +179,7 @@ export async function deployStack(
     result.noChanges = true;
     result.ok = true;
     result.outputs = before.state.outputs;
+    result.exportNames = before.state.exportNames ?? [];
     summary.unchanged = preview.resources.length;
     result.elapsedMs = Date.now() - started;
     emitStackEvent(
@@ -176,6 +196,7 @@ export async function deployStack(
     );
     return result;
   }
+  await options.beforeChanges?.(preview, before?.state);
   emitStackEvent(
     ioHost,
     { stackName, region, operation: 'deploy', phase: 'planned', total: planTotal(preview) },
@@ -200,6 +221,15 @@ export async function deployStack(
         schemas: lookup,
         resources: (id) =>
           pending.has(id) || !Object.prototype.hasOwnProperty.call(working, id) ? undefined : working[id],
+        liveAttribute: liveAttributeReader({
+          provisioner,
+          region,
+          record: (id) => working[id],
+          onRead: (id, attribute, value) => {
+            working[id] = withAttribute(working[id], attribute, value);
+            changed();
+          },
+        }),
       },
       { mode: 'strict', dynamicReferences: 'preserve-secrets' },
     );
@@ -254,7 +284,9 @@ export async function deployStack(
       const record = Object.prototype.hasOwnProperty.call(recorded, logicalId)
         ? recorded[logicalId]
         : undefined;
-      const change = classifyResourceChange(type, desired, record, schemaOf(lookup, type));
+      const change = classifyResourceChange(type, desired, record, schemaOf(lookup, type), {
+        force: options.force,
+      });
       const dependencies = graph.dependenciesOf(logicalId).sort();
       // What every record written for this resource carries: the desired state, plus its place in the graph.
       const base = {
@@ -376,7 +408,10 @@ export async function deployStack(
             summary.created++;
           }
         } else {
-          const previous = await withSecrets(record!.properties ?? {});
+          const recordedProps = record!.properties ?? {};
+          const previous = await withSecrets(
+            change.forced ? reappliedFrom(recordedProps, schemaOf(lookup, type)) : recordedProps,
+          );
           const updated = await provisioner.update(
             routed,
             logicalId,
@@ -427,7 +462,10 @@ export async function deployStack(
     };
 
     const execution = await executeDag(graph, {
-      concurrency: options.concurrency,
+      concurrency: provisioner.slots(
+        (id) => recorded[id] ?? { resourceType: graph.data(id).Type },
+        options.concurrency,
+      ),
       signal: options.signal,
       run: (id) => runNode(id),
       onEvent: (e) => {
@@ -447,7 +485,8 @@ export async function deployStack(
     result.interrupted = execution.aborted;
     for (const f of execution.failed) result.failed.push({ logicalId: f.id, error: f.error });
     summary.failed = execution.failed.length;
-    summary.skipped = execution.skipped.length + execution.notStarted.length;
+    // Skipped = a dependency failed; resources never dispatched (stopped by a failure) are not counted.
+    summary.skipped = execution.skipped.length;
 
     if (!execution.ok) {
       // Keep everything that was made; cleanup waits for a successful deploy.
@@ -469,7 +508,7 @@ export async function deployStack(
       emitStackEvent(
         ioHost,
         { stackName, region, operation: 'deploy', phase: 'failed', summary, elapsedMs: result.elapsedMs },
-        `${stackName}: deploy ${execution.aborted ? 'interrupted' : 'failed'} (${describeSummary(summary)}); finished resources are saved in state`,
+        `${stackName}: deploy ${execution.aborted ? 'interrupted' : 'failed'} (${describeSummary(summary)})${firstFailure(result.failed)}; finished resources are saved in state`,
       );
       return result;
     }
@@ -516,7 +555,7 @@ export async function deployStack(
     const removed: Record<string, ResourceState> = {};
     for (const [id, record] of Object.entries(recorded)) if (!graph.has(id)) removed[id] = record;
     const deletion = await executeDag(buildDeletionGraph(removed), {
-      concurrency: options.concurrency,
+      concurrency: provisioner.slots((id) => removed[id], options.concurrency),
       signal: options.signal,
       run: async (logicalId) => {
         const record = removed[logicalId];
@@ -591,6 +630,7 @@ export async function deployStack(
     };
     await writer.saveNow(finalState);
     result.outputs = outputs;
+    result.exportNames = exportNames;
     result.stateWrites = { ...writer.stats };
     // A record without exportNames (new stack, or pre-v9) published nothing it knew of as an export.
     const exportsChanged =
@@ -622,32 +662,6 @@ export async function deployStack(
   }
 }
 
-/**
- * Refuses, before anything is locked or changed, a stack with resources no
- * installed provider and no Cloud Control schema can provision (custom
- * resources, nested stacks, misspelt types), naming each one.
- */
-function assertProvisionable(plan: StackPlan, provisioner: ResourceProvisioner, stackName: string): void {
-  const missing = plan.resources.filter(
-    (r) => r.action !== 'NO_CHANGE' && r.action !== 'DELETE' && !provisioner.canProvision(r.resourceType),
-  );
-  if (missing.length === 0) return;
-  const describe = (type: string): string =>
-    type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource'
-      ? 'custom resources are not supported by this version of cdkd yet'
-      : type === 'AWS::CloudFormation::Stack'
-        ? 'nested stacks are not supported by this version of cdkd yet'
-        : 'no provider pack handles it and it is not a CloudFormation resource type cdkd knows';
-  throw new CdkdError(
-    `${stackName} cannot be deployed: ${missing.map((r) => `${r.logicalId} (${r.resourceType}): ${describe(r.resourceType)}`).join('; ')}. Nothing was changed.`,
-    {
-      code: 'UNSUPPORTED_RESOURCE_TYPE',
-      remedy:
-        'Remove these resources from the stack, install a provider pack that registers their types (cdkd plugins install), or deploy this stack with the CDK CLI.',
-    },
-  );
-}
-
 export function describeSummary(s: StackSummary): string {
   const parts = [
     [s.created, 'created'],
@@ -660,6 +674,14 @@ export function describeSummary(s: StackSummary): string {
   ] as const;
   const text = parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`);
   return text.length ? text.join(', ') : 'nothing changed';
+}
+
+/** `: <logical id>: <reason>` of the first failure, for the stack's summary line. */
+function firstFailure(failed: DeployStackResult['failed']): string {
+  const first = failed[0];
+  if (!first) return '';
+  const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
+  return `: ${first.logicalId}: ${(first.error as Error)?.message ?? String(first.error)}${more}`;
 }
 
 function unionBy<T>(a: T[] | undefined, b: T[], key: (t: T) => string): T[] | undefined {

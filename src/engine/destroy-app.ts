@@ -1,11 +1,12 @@
 /**
  * Destroys the selected stacks of a synthesized app: consumers before the
- * stacks they depend on, independent stacks in parallel, each from its state
+ * stacks they depend on (the manifest's dependencies and the cross-stack
+ * references', so a producer's importer check never runs while its consumer is
+ * still being destroyed), independent stacks in parallel, each from its state
  * record through {@link destroyStack}. A stack whose dependent failed to
- * destroy is kept.
+ * destroy is kept; unrelated stacks are still destroyed.
  */
 import type { AwsClientFactory } from '../config/aws-clients';
-import { Dag } from '../graph/dag';
 import { executeDag } from '../graph/executor';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute } from '../state/types';
@@ -17,6 +18,7 @@ import { stackRegion } from './deploy-app';
 import { destroyStack } from './destroy-stack';
 import type { DestroyStackResult } from './destroy-stack';
 import type { ResourceProvisioner } from './provisioner';
+import { stackGraph } from './stack-graph';
 
 export interface DestroyAppOptions {
   stacks: readonly SynthesizedStack[];
@@ -24,7 +26,8 @@ export interface DestroyAppOptions {
   provisioner: ResourceProvisioner;
   factory: AwsClientFactory;
   ioHost: IoHost;
-  concurrency: number;
+  /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
+  concurrency?: number;
   stackConcurrency: number;
   signal?: AbortSignal;
 }
@@ -34,25 +37,6 @@ export interface DestroyAppResult {
   /** Stacks kept because a stack depending on them was not destroyed. */
   keptStacks: string[];
   ok: boolean;
-}
-
-/** The selection plus every stack that depends on it, transitively (they must go first). */
-export function withDependents(
-  selected: readonly SynthesizedStack[],
-  all: readonly SynthesizedStack[],
-): SynthesizedStack[] {
-  const chosen = new Set(selected.map((s) => s.artifactId));
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const s of all) {
-      if (!chosen.has(s.artifactId) && s.dependencies.some((d) => chosen.has(d))) {
-        chosen.add(s.artifactId);
-        grew = true;
-      }
-    }
-  }
-  return all.filter((s) => chosen.has(s.artifactId));
 }
 
 function templateDeletionPolicies(stack: SynthesizedStack): Record<string, PolicyAttribute | undefined> {
@@ -69,16 +53,17 @@ function templateDeletionPolicies(stack: SynthesizedStack): Record<string, Polic
 export async function destroyApp(options: DestroyAppOptions): Promise<DestroyAppResult> {
   const { stacks, factory } = options;
   const byId = new Map(stacks.map((s) => [s.artifactId, s]));
+  const order = new Map(stacks.map((s, i) => [s.artifactId, i]));
   // A stack is destroyed after every selected stack that depends on it.
-  const dag = new Dag<SynthesizedStack>();
-  for (const s of stacks) dag.addNode(s.artifactId, s);
-  for (const s of stacks)
-    for (const dep of s.dependencies) if (byId.has(dep)) dag.addDependency(dep, s.artifactId);
+  const dag = stackGraph(stacks, (s) => stackRegion(s, factory), { reverse: true });
 
   const results: DestroyStackResult[] = [];
   const execution = await executeDag(dag, {
     concurrency: options.stackConcurrency,
     signal: options.signal,
+    stopOnFailure: false,
+    // Later stacks first among the ready ones, as the CDK CLI destroys in reverse assembly order.
+    priority: (id) => -order.get(id)!,
     run: async (id) => {
       const stack = byId.get(id)!;
       const result = await destroyStack({

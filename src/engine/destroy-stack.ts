@@ -24,7 +24,8 @@ export interface DestroyStackOptions {
   store: StateStore;
   provisioner: ResourceProvisioner;
   ioHost: IoHost;
-  concurrency: number;
+  /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
+  concurrency?: number;
   signal?: AbortSignal;
   /**
    * DeletionPolicy from the synthesized template, used when a (pre-v5) state
@@ -139,7 +140,7 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
       });
 
     const execution = await executeDag(dag, {
-      concurrency: options.concurrency,
+      concurrency: provisioner.slots((id) => state.resources[id], options.concurrency),
       signal: options.signal,
       stopOnFailure: false,
       run: async (logicalId) => {

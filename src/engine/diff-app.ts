@@ -6,15 +6,19 @@
 import type { AwsClientFactory } from '../config/aws-clients';
 import { prepareStackAssets } from '../assets/prepare';
 import { planStack } from '../plan/plan-stack';
+import { securityChangesOf } from '../plan/security-changes';
+import type { SecurityChanges } from '../plan/security-changes';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
 import type { SynthesizedStack } from '../synth/cloud-assembly';
 import { parameterValuesForStack } from '../template/parameters';
 import type { ParameterAssignment } from '../template/parameters';
-import { parseTemplate } from '../template/types';
 import { StateCrossStackResolver } from './cross-stack';
-import { assetModes, assertStackAccounts, stackRegion } from './deploy-app';
+import { assetModes, assertStackAccounts, deployableTemplate, stackRegion } from './deploy-app';
+import type { IoHost } from '../util/io-host';
+import { unprovisionableResources } from './provisionable';
+import type { Unprovisionable } from './provisionable';
 import { stackResolverEnv } from './resolver-env';
 
 export interface DiffAppOptions {
@@ -23,36 +27,53 @@ export interface DiffAppOptions {
   schemas: SchemaStore;
   factory: AwsClientFactory;
   parameters?: readonly ParameterAssignment[];
+  /** Stack tags, as for deploy. */
+  tags?: Record<string, string>;
+  /** True when an installed pack or a Cloud Control schema can provision the type. */
+  canProvision: (resourceType: string) => boolean;
+  ioHost: IoHost;
 }
 
-export async function diffApp(options: DiffAppOptions): Promise<StackPlan[]> {
+/** What a deploy of one stack would do. */
+export interface StackDiff {
+  plan: StackPlan;
+  /** Resources the deploy would refuse: cdkd cannot provision them. */
+  unprovisionable: Unprovisionable[];
+  /** Permission and network-access changes (`--require-approval` judges these). */
+  security: SecurityChanges;
+}
+
+export async function diffApp(options: DiffAppOptions): Promise<StackDiff[]> {
   const { stacks, store, schemas, factory } = options;
   await assertStackAccounts(stacks, factory);
   const withAssets = stacks.filter((s) => s.assetManifests.length > 0);
   const modes = withAssets.length > 0 ? await assetModes(withAssets, store, factory) : new Map();
-  const plans: StackPlan[] = [];
+  const diffs: StackDiff[] = [];
   for (const stack of stacks) {
     const region = stackRegion(stack, factory);
     const raw =
       stack.assetManifests.length > 0
         ? prepareStackAssets(stack, modes.get(region)!).template
         : stack.template;
-    const template = parseTemplate(raw, `template of ${stack.displayPath}`);
+    const template = deployableTemplate(stack, raw, options.tags, schemas, options.ioHost);
     const record = await store.backend.getState(stack.stackName, region);
-    plans.push(
-      await planStack({
-        template,
-        state: record?.state,
-        schemas: { has: (t) => schemas.has(t), get: (t) => schemas.get(t) },
-        resolverEnv: stackResolverEnv({
-          stackName: stack.stackName,
-          region,
-          factory,
-          parameterValues: parameterValuesForStack(options.parameters ?? [], stack.stackName, template),
-          crossStack: new StateCrossStackResolver(store, factory),
-        }),
+    const plan = await planStack({
+      template,
+      state: record?.state,
+      schemas: { has: (t) => schemas.has(t), get: (t) => schemas.get(t) },
+      resolverEnv: stackResolverEnv({
+        stackName: stack.stackName,
+        region,
+        factory,
+        parameterValues: parameterValuesForStack(options.parameters ?? [], stack.stackName, template),
+        crossStack: new StateCrossStackResolver(store, factory),
       }),
-    );
+    });
+    diffs.push({
+      plan,
+      unprovisionable: unprovisionableResources(plan, options.canProvision),
+      security: securityChangesOf(plan, record?.state),
+    });
   }
-  return plans;
+  return diffs;
 }

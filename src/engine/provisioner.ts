@@ -3,8 +3,13 @@
  * (SDK provider from a pack, or Cloud Control), retries transient AWS errors
  * with the one retry helper, and turns failures into errors that name the
  * resource, its type, the AWS error and what to do.
+ *
+ * One provisioner serves a whole run, so it also owns what the run's resource
+ * operations share: the Cloud Control poll schedule (requests learn from each
+ * other) and the adaptive concurrency of both pools, fed by every AWS call's
+ * outcome (`slots` hands the graph executor its view).
  */
-import type { AwsClientFactory } from '../config/aws-clients';
+import type { AwsClientFactory, CallOutcome } from '../config/aws-clients';
 import type {
   CreateContext,
   ProviderContext,
@@ -15,10 +20,16 @@ import type {
 } from '../plugin-api';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { CloudControlProviderOptions } from '../provisioning/cloud-control-provider';
+import { PollSchedule } from '../provisioning/poll-schedule';
+import type { PollStats } from '../provisioning/poll-schedule';
 import { createProviderContext } from '../provisioning/provider-context';
+import { canProvisionWith } from './provisionable';
 import type { ProviderRegistry, RouteDecision } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { ProvisionedBy, ResourceState } from '../state/types';
+import { AdaptiveConcurrency } from '../util/adaptive-concurrency';
+import type { AdaptiveConcurrencyOptions, OperationPool, PoolStats } from '../util/adaptive-concurrency';
+import type { ConcurrencyGate } from '../util/concurrency';
 import { CdkdError, ProvisioningError } from '../util/errors';
 import type { Logger } from '../util/io-host';
 import { isTransientAwsError, withRetry } from '../util/retry';
@@ -31,8 +42,10 @@ export interface ProvisionerOptions {
   logger: Logger;
   /** Retry of whole provider operations on transient errors. */
   retry?: Pick<RetryOptions, 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs' | 'sleep'>;
-  /** Cloud Control polling settings (tests, benchmarks). */
+  /** Cloud Control settings (tests, benchmarks); by default one poll schedule per provisioner. */
   cloudControl?: Omit<CloudControlProviderOptions, 'schemas'>;
+  /** Pool limits of the adaptive concurrency (tests, benchmarks). */
+  concurrency?: AdaptiveConcurrencyOptions;
   /** Called before each retry of an operation. */
   onRetry?: (logicalId: string, err: unknown, attempt: number) => void;
 }
@@ -44,20 +57,73 @@ export interface RoutedProvider {
   provisionedBy: ProvisionedBy;
 }
 
-export type Operation = 'create' | 'update' | 'delete';
+export type Operation = 'create' | 'update' | 'delete' | 'read';
+
+/** What a run's resource operations cost, for reports and benchmarks. */
+export interface ProvisioningStats {
+  pools: Record<OperationPool, PoolStats>;
+  /** Cloud Control requests and status checks per type and operation. */
+  cloudControl: PollStats[];
+}
+
+/** The pool a client's calls count in; state and identity calls count in none. */
+function poolOfClient(client: string): OperationPool | undefined {
+  if (client === 'CloudControlClient') return 'cloud-control';
+  if (client === 'S3Client' || client === 'STSClient') return undefined;
+  return 'sdk';
+}
 
 export class ResourceProvisioner {
   private readonly contexts = new Map<string, ProviderContext>();
+  private readonly schedule: PollSchedule;
+  private readonly concurrency: AdaptiveConcurrency;
 
   constructor(private readonly options: ProvisionerOptions) {
     const { schemas } = options;
+    this.schedule = options.cloudControl?.schedule ?? new PollSchedule();
+    this.concurrency = new AdaptiveConcurrency(options.concurrency);
+    options.factory.observeCalls((call) => this.observe(call));
     options.registry.setCloudControlProvider(
       (ctx) =>
         new CloudControlProvider(ctx, {
           ...options.cloudControl,
+          schedule: this.schedule,
           schemas: { get: (t) => schemas.tryGet(t) },
         }),
     );
+  }
+
+  /**
+   * The executor's slots for one graph run: each node counts in the pool of the
+   * route its record took, else the route its type takes (Cloud Control unless a
+   * pack registers it); `cap` (`--concurrency`) bounds the run when given.
+   */
+  slots(
+    resourceOf: (id: string) => { resourceType: string; provisionedBy?: ProvisionedBy },
+    cap?: number,
+  ): ConcurrencyGate {
+    return this.concurrency.gate((id) => {
+      const { resourceType, provisionedBy } = resourceOf(id);
+      if (provisionedBy === 'cc-api') return 'cloud-control';
+      return this.options.registry.registrationFor(resourceType) ? 'sdk' : 'cloud-control';
+    }, cap);
+  }
+
+  /** What this run learnt of Cloud Control request durations, for the next run. */
+  pollHistory(): ReturnType<PollSchedule['history']> {
+    return this.schedule.history();
+  }
+
+  /** Pools and Cloud Control checks of this run so far. */
+  stats(): ProvisioningStats {
+    return { pools: this.concurrency.stats(), cloudControl: this.schedule.stats() };
+  }
+
+  private observe(call: CallOutcome): void {
+    const pool = poolOfClient(call.client);
+    if (!pool) return;
+    if (call.outcome === 'throttled') this.concurrency.throttled(pool);
+    else this.concurrency.succeeded(pool);
   }
 
   /** The provider context for a region (one per region per run). */
@@ -72,10 +138,7 @@ export class ResourceProvisioner {
 
   /** True when an installed pack registers the type, or Cloud Control can be asked to (the type has a schema). */
   canProvision(resourceType: string): boolean {
-    return (
-      this.options.registry.registrationFor(resourceType) !== undefined ||
-      this.options.schemas.has(resourceType)
-    );
+    return canProvisionWith(this.options.registry, this.options.schemas)(resourceType);
   }
 
   /** Routes a resource by its template properties (and a pinned `provisionedBy`). */
@@ -145,6 +208,25 @@ export class ResourceProvisioner {
   ): Promise<void | ResourceDeleteResult> {
     return this.run('delete', logicalId, record.resourceType, record.physicalId, () =>
       routed.provider.delete(logicalId, record.physicalId, record.resourceType, record.properties, context),
+    );
+  }
+
+  /**
+   * One `Fn::GetAtt` attribute read from the resource now, through the layer
+   * that made it (the provider's `getAttribute`, Cloud Control's GetResource);
+   * undefined when the provider cannot read it.
+   */
+  readAttribute(
+    record: ResourceState,
+    logicalId: string,
+    attribute: string,
+    region: string,
+  ): Promise<unknown> {
+    const routed = this.routeRecord(record, region);
+    const read = routed.provider.getAttribute;
+    if (!read) return Promise.resolve(undefined);
+    return this.run('read', logicalId, record.resourceType, record.physicalId, () =>
+      read.call(routed.provider, record.physicalId, record.resourceType, attribute),
     );
   }
 

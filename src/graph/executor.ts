@@ -1,9 +1,13 @@
 /**
  * Event-driven execution of a {@link Dag}: a node starts the moment its last
- * dependency succeeds (no level-by-level barrier), with at most `concurrency`
- * nodes in flight. The first failure, or an abort, stops new dispatch while the
- * work already in flight finishes; nodes that can no longer run are reported.
+ * dependency succeeds (no level-by-level barrier) and a slot is free: at most
+ * `concurrency` nodes in flight, or as many as a {@link ConcurrencyGate} allows
+ * per class of node (limits that may change while the graph runs). The first
+ * failure, or an abort, stops new dispatch while the work already in flight
+ * finishes; nodes that can no longer run are reported.
  */
+import { fixedGate } from '../util/concurrency';
+import type { ConcurrencyGate } from '../util/concurrency';
 import { ValidationError } from '../util/errors';
 import type { Dag } from './dag';
 
@@ -24,8 +28,11 @@ export type ExecutorEvent =
   | { type: 'skipped'; id: string; blockedBy: string; cause: string };
 
 export interface ExecuteOptions {
-  /** Maximum number of nodes in flight (an integer >= 1; cdkd's `--concurrency`, default 10). */
-  concurrency: number;
+  /**
+   * Maximum number of nodes in flight (an integer >= 1), or a gate that decides per
+   * class of node (cdkd's adaptive limits, capped by `--concurrency` when given).
+   */
+  concurrency: number | ConcurrencyGate;
   /**
    * The work for one node. `signal` is the caller's abort signal (never aborted when
    * none was given): long waits may watch it, but finishing cleanly is preferred.
@@ -40,6 +47,11 @@ export interface ExecuteOptions {
    * node that does not depend on a failed one (best-effort destroy).
    */
   stopOnFailure?: boolean;
+  /**
+   * Among nodes ready at the same time, lower values start first (default: the
+   * order they became ready). Stacks use their assembly order.
+   */
+  priority?: (id: string) => number;
 }
 
 export interface ExecutionResult {
@@ -58,22 +70,35 @@ export interface ExecutionResult {
 /** Runs every node of `dag` (which must be acyclic) and reports each node's outcome; never rejects for a node's failure. */
 export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promise<ExecutionResult> {
   const { concurrency, run, onEvent } = options;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
+  if (typeof concurrency === 'number' && (!Number.isInteger(concurrency) || concurrency < 1)) {
     throw new ValidationError(`Concurrency must be a whole number of at least 1, got ${concurrency}.`, {
       remedy: 'Pass --concurrency with a positive integer.',
     });
   }
+  const gate = typeof concurrency === 'number' ? fixedGate(concurrency) : concurrency;
   dag.assertAcyclic();
   const stopOnFailure = options.stopOnFailure ?? true;
   const signal = options.signal ?? new AbortController().signal;
 
   const outcomes = new Map<string, NodeOutcome>();
   const waitingOn = new Map<string, number>();
-  const ready: string[] = [];
+  /** Ready nodes per class, in the order they became ready (or by `priority`). */
+  const ready = new Map<string, string[]>();
+  let queued = 0;
+  const { priority } = options;
+  const enqueue = (id: string): void => {
+    const cls = gate.classOf(id);
+    let queue = ready.get(cls);
+    if (!queue) ready.set(cls, (queue = []));
+    const at = priority ? queue.findIndex((other) => priority(other) > priority(id)) : -1;
+    if (at < 0) queue.push(id);
+    else queue.splice(at, 0, id);
+    queued++;
+  };
   for (const id of dag.ids()) {
     const count = dag.dependenciesOf(id).length;
     waitingOn.set(id, count);
-    if (count === 0) ready.push(id);
+    if (count === 0) enqueue(id);
   }
 
   let inFlight = 0;
@@ -106,18 +131,27 @@ export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promi
   };
 
   const pump = (): void => {
-    while (!stopped && inFlight < concurrency && ready.length > 0) {
-      const id = ready.shift()!;
-      if (outcomes.has(id)) continue; // skipped while queued
-      start(id);
+    if (settled) return;
+    for (const [cls, queue] of ready) {
+      while (!stopped && queue.length > 0) {
+        if (outcomes.has(queue[0])) {
+          queue.shift(); // skipped while queued
+          queued--;
+          continue;
+        }
+        if (!gate.tryAcquire(cls)) break;
+        queued--;
+        start(queue.shift()!, cls);
+      }
     }
-    if (inFlight === 0 && (stopped || ready.length === 0) && !settled) {
+    // With a shared gate, ready nodes may wait for slots other runs hold: onCapacity pumps again.
+    if (inFlight === 0 && (stopped || queued === 0)) {
       settled = true;
       finish();
     }
   };
 
-  const start = (id: string): void => {
+  const start = (id: string, cls: string): void => {
     inFlight++;
     emit({ type: 'started', id });
     let work: Promise<void>;
@@ -128,22 +162,24 @@ export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promi
     }
     work.then(
       () => {
-        inFlight--;
         outcomes.set(id, { status: 'succeeded' });
         emit({ type: 'succeeded', id });
         for (const dependent of dag.dependentsOf(id)) {
           const left = waitingOn.get(dependent)! - 1;
           waitingOn.set(dependent, left);
-          if (left === 0 && !outcomes.has(dependent)) ready.push(dependent);
+          if (left === 0 && !outcomes.has(dependent)) enqueue(dependent);
         }
+        inFlight--;
+        gate.release(cls);
         pump();
       },
       (error: unknown) => {
-        inFlight--;
         outcomes.set(id, { status: 'failed', error });
         emit({ type: 'failed', id, error });
         skipDependents(id);
         if (stopOnFailure) stopped = true;
+        inFlight--;
+        gate.release(cls);
         pump();
       },
     );
@@ -155,9 +191,11 @@ export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promi
     pump();
   };
   if (!signal.aborted) signal.addEventListener('abort', onAbort, { once: true });
+  const stopListening = gate.onCapacity(pump);
 
   pump();
   await finished;
+  stopListening();
   signal.removeEventListener('abort', onAbort);
 
   for (const id of dag.ids()) {

@@ -16,7 +16,10 @@
  * - other property changes -> UPDATE;
  * - only `DeletionPolicy` / `UpdateReplacePolicy` differ from the record ->
  *   UPDATE with `policyOnly` (the state record is refreshed, no provider call);
- * - otherwise NO_CHANGE.
+ * - otherwise NO_CHANGE;
+ * - with `force` (`cdkd deploy --force`), NO_CHANGE and policy-only changes are
+ *   UPDATEs marked `forced`: the resource is re-applied with its desired
+ *   properties ({@link reappliedFrom} gives the "previous" side of that update).
  */
 import type { ResourceState } from '../state/types';
 import type { ResourceSchemaInfo } from '../template/environment';
@@ -24,6 +27,38 @@ import { formatPath, diffValues, pathOverlaps, pointerChange, pointerSegments } 
 import type { DesiredResourceState, PropertyChange, ResourceChange } from './types';
 
 export function classifyResourceChange(
+  resourceType: string,
+  desired: DesiredResourceState,
+  recorded: ResourceState | undefined,
+  schema: ResourceSchemaInfo | undefined,
+  options: { force?: boolean } = {},
+): ResourceChange {
+  const change = classify(resourceType, desired, recorded, schema);
+  if (options.force && (change.action === 'NO_CHANGE' || change.policyOnly))
+    return { action: 'UPDATE', propertyChanges: change.propertyChanges, forced: true };
+  return change;
+}
+
+/**
+ * The "previous properties" of a forced re-apply: only the recorded create-only
+ * ones, so the update sets every other property to its desired value (an SDK
+ * provider applies them all; Cloud Control gets a patch adding each) and never
+ * touches what cannot change in place.
+ */
+export function reappliedFrom(
+  recorded: Record<string, unknown>,
+  schema: ResourceSchemaInfo | undefined,
+): Record<string, unknown> {
+  const createOnly = new Set(
+    (schema?.createOnlyProperties ?? [])
+      .map((p) => pointerSegments(p))
+      .filter((s) => s.length === 1)
+      .map((s) => s[0]),
+  );
+  return Object.fromEntries(Object.entries(recorded).filter(([k]) => createOnly.has(k)));
+}
+
+function classify(
   resourceType: string,
   desired: DesiredResourceState,
   recorded: ResourceState | undefined,

@@ -26,6 +26,8 @@ export interface PlanStackInput {
    * compared as written (the form state stores), plain SSM values are read.
    */
   dynamicReferences?: ResolverOptions['dynamicReferences'];
+  /** `--force`: every resource is re-applied (unchanged ones become forced UPDATEs). */
+  force?: boolean;
 }
 
 const RETAINED = new Set(['Retain', 'RetainExceptOnCreate']);
@@ -65,6 +67,7 @@ export async function planStack(input: PlanStackInput): Promise<StackPlan> {
       desired,
       recorded,
       schemaOf(schemas, resolved.resourceType),
+      { force: input.force },
     );
     if (change.action === 'CREATE' || change.action === 'REPLACE') pending.add(id);
     resources.push({

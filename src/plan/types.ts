@@ -32,6 +32,8 @@ export interface ResourceChange {
   mayReplace?: boolean;
   /** UPDATE of `DeletionPolicy` / `UpdateReplacePolicy` only: the state record is updated, no provider call. */
   policyOnly?: boolean;
+  /** UPDATE although nothing changed: `--force` re-applies the resource. */
+  forced?: boolean;
 }
 
 /** The resolved desired state of a resource. */

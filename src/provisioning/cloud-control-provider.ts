@@ -10,13 +10,12 @@
  * - delete: DeleteResource; NotFound counts as deleted only when the client's
  *   region is the region the resource was recorded in.
  *
- * Polling honours the progress event's RetryAfter (when to ask again), which the
- * SDK's generic waiter ignores. Otherwise the first check goes out at once (a
- * handler that finished while accepting the request costs no wait), and each
- * later one after a fixed fraction of the time the request has taken so far
- * (bounded): a request is noticed at most that fraction late whatever its
- * length, and a long request is polled rarely. docs/benchmarks.md has the
- * measurements behind the defaults.
+ * When to check a request's status is the poll schedule's decision
+ * (`poll-schedule.ts`): shared by every request of the run, it checks each one
+ * when requests of the same type and operation finished before (or at once and
+ * then densely for the first one of a type), honours the progress event's
+ * RetryAfter, and keeps a throttled check from failing the wait.
+ * docs/benchmarks.md has the measurements behind it.
  */
 import type {
   CreateContext,
@@ -33,15 +32,19 @@ import type { ProgressEvent } from '@aws-sdk/client-cloudcontrol';
 import { createHash } from 'node:crypto';
 import { ProvisioningError } from '../util/errors';
 import { createJsonPatch } from '../util/json-patch';
-import { sleep as defaultSleep } from '../util/retry';
+import { isTransientAwsError } from '../util/retry';
 import { coerceProperties } from './coerce-properties';
 import type { SchemaDocument } from './coerce-properties';
+import { PollSchedule } from './poll-schedule';
+import type { RequestOperation } from './poll-schedule';
 
 /** What the provider reads from a type's schema (see docs/schemas.md). */
 export interface CloudControlSchema extends SchemaDocument {
   attributes?: string[];
   readOnlyProperties?: string[];
   writeOnlyProperties?: string[];
+  /** Registry-schema handlers; `timeoutInMinutes` bounds a request of that operation. */
+  handlers?: Partial<Record<'create' | 'update' | 'delete', { timeoutInMinutes?: number }>>;
 }
 
 export interface CloudControlSchemaSource {
@@ -50,18 +53,12 @@ export interface CloudControlSchemaSource {
 
 export interface CloudControlProviderOptions {
   schemas: CloudControlSchemaSource;
-  /** Shortest poll delay (after the first check, which is immediate). Default 100 ms. */
-  pollMinDelayMs?: number;
-  /** Longest poll delay. Default 5 s. */
-  pollMaxDelayMs?: number;
-  /** Poll delay as a fraction of the request's elapsed time. Default 0.1. */
-  pollElapsedFraction?: number;
-  /** Give up waiting for one request after this long. Default 2 h. */
-  timeoutMs?: number;
-  /** Injected for tests. */
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
+  /** When to check a request's status; one per run, shared by every provider instance. Default: a fresh one. */
+  schedule?: PollSchedule;
 }
+
+/** Status checks in a row that may go unanswered (each after the SDK's own retries) before the wait gives up. */
+const MAX_UNANSWERED_CHECKS = 8;
 
 /** Progress-event error codes that say "try again" rather than "this request is wrong". */
 const RETRYABLE_HANDLER_ERRORS = new Set([
@@ -103,9 +100,7 @@ function readPath(model: Record<string, unknown>, dotted: string): unknown {
 }
 
 export class CloudControlProvider implements ResourceProvider {
-  private readonly options: Required<Omit<CloudControlProviderOptions, 'schemas'>> & {
-    schemas: CloudControlSchemaSource;
-  };
+  private readonly options: Required<CloudControlProviderOptions>;
   /** Creates whose earlier request ended FAILED: the next attempt needs a fresh token. */
   private readonly failedAttempts = new Map<string, number>();
   /** Errors that report a request Cloud Control settled as FAILED (not a lost or refused call). */
@@ -115,15 +110,7 @@ export class CloudControlProvider implements ResourceProvider {
     private readonly ctx: ProviderContext,
     options: CloudControlProviderOptions,
   ) {
-    this.options = {
-      pollMinDelayMs: 100,
-      pollMaxDelayMs: 5000,
-      pollElapsedFraction: 0.1,
-      timeoutMs: 2 * 60 * 60 * 1000,
-      sleep: (ms) => defaultSleep(ms),
-      now: () => Date.now(),
-      ...options,
-    };
+    this.options = { ...options, schedule: options.schedule ?? new PollSchedule() };
   }
 
   private client() {
@@ -352,50 +339,57 @@ export class CloudControlProvider implements ResourceProvider {
     logicalId: string,
     resourceType: string,
     physicalId: string | undefined,
+    /** Not passed yet: abandoning a wait must first record the request (crash-safe deploys). */
+    signal?: AbortSignal,
   ): Promise<ProgressEvent> {
     const { GetResourceRequestStatusCommand } = cc();
     let event = initial.ProgressEvent ?? {};
-    const started = this.options.now();
-    let polls = 0;
-    while (event.OperationStatus !== 'SUCCESS') {
-      if (event.OperationStatus === 'FAILED' || event.OperationStatus === 'CANCEL_COMPLETE') {
-        throw this.failure(event, logicalId, resourceType, physicalId);
+    const operation = (event.Operation ?? 'CREATE') as RequestOperation;
+    const ticket = this.options.schedule.begin(
+      resourceType,
+      operation,
+      this.options.schemas.get(resourceType)?.handlers?.[lowerCase(operation)]?.timeoutInMinutes,
+    );
+    try {
+      while (event.OperationStatus !== 'SUCCESS') {
+        if (event.OperationStatus === 'FAILED' || event.OperationStatus === 'CANCEL_COMPLETE') {
+          throw this.failure(event, logicalId, resourceType, physicalId);
+        }
+        if (!event.RequestToken) {
+          throw new ProvisioningError(
+            `Cloud Control returned no request token for ${logicalId} (${resourceType}).`,
+            {
+              resource: { logicalId, resourceType, physicalId },
+            },
+          );
+        }
+        if (ticket.timedOut()) {
+          throw new ProvisioningError(
+            `${logicalId} (${resourceType}): Cloud Control request ${event.RequestToken} did not finish within ${Math.round(ticket.timeoutMs / 60_000)} minutes, the handler timeout.`,
+            {
+              resource: { logicalId, resourceType, physicalId },
+              remedy: 'Check the resource in the AWS console, then re-run.',
+            },
+          );
+        }
+        await ticket.next(event.RetryAfter, signal);
+        const token = event.RequestToken;
+        try {
+          const out = await this.client().send(new GetResourceRequestStatusCommand({ RequestToken: token }));
+          event = out.ProgressEvent ?? {};
+          ticket.answered(event.OperationStatus);
+        } catch (err) {
+          // A check that went unanswered (throttled past the SDK's retries, say) is not the request failing.
+          if (!isTransientAwsError(err) || ticket.consecutiveUnanswered + 1 >= MAX_UNANSWERED_CHECKS) {
+            throw this.translate(err, logicalId, resourceType, physicalId);
+          }
+          ticket.unanswered();
+        }
       }
-      if (!event.RequestToken) {
-        throw new ProvisioningError(
-          `Cloud Control returned no request token for ${logicalId} (${resourceType}).`,
-          {
-            resource: { logicalId, resourceType, physicalId },
-          },
-        );
-      }
-      if (this.options.now() - started > this.options.timeoutMs) {
-        throw new ProvisioningError(
-          `${logicalId} (${resourceType}): Cloud Control request ${event.RequestToken} did not finish within ${Math.round(this.options.timeoutMs / 1000)} s.`,
-          {
-            resource: { logicalId, resourceType, physicalId },
-            remedy: 'Check the resource in the AWS console, then re-run.',
-          },
-        );
-      }
-      // The first check goes out at once: a handler that finished while accepting the request costs no sleep.
-      if (polls++ > 0 || event.RetryAfter) {
-        await this.options.sleep(this.pollDelay(this.options.now() - started, event.RetryAfter));
-      }
-      const token = event.RequestToken;
-      const out = await this.call(logicalId, resourceType, physicalId, () =>
-        this.client().send(new GetResourceRequestStatusCommand({ RequestToken: token })),
-      );
-      event = out.ProgressEvent ?? {};
+      return event;
+    } finally {
+      ticket.end();
     }
-    return event;
-  }
-
-  private pollDelay(elapsedMs: number, retryAfter: Date | undefined): number {
-    const { pollMinDelayMs: min, pollMaxDelayMs: max, pollElapsedFraction: fraction } = this.options;
-    const proportional = Math.min(max, Math.max(min, elapsedMs * fraction));
-    const asked = retryAfter ? retryAfter.getTime() - this.options.now() : 0;
-    return Math.max(proportional, Math.min(asked, max * 12));
   }
 
   private failure(
@@ -426,6 +420,10 @@ export class CloudControlProvider implements ResourceProvider {
     this.settledFailures.add(error);
     return error;
   }
+}
+
+function lowerCase(operation: RequestOperation): 'create' | 'update' | 'delete' {
+  return operation.toLowerCase() as 'create' | 'update' | 'delete';
 }
 
 function isNotFound(err: unknown): boolean {

@@ -12,6 +12,7 @@ import type {
   StackViewMeta,
   StateInfo,
 } from './inspect';
+import { outputLines, presentOutputs } from '../ui/outputs';
 import type { ResourceState } from './types';
 
 /** A value as one line: strings as they are, everything else as JSON. */
@@ -123,8 +124,8 @@ export function renderStackView(view: StackView, meta?: Map<StackView, StackView
     lines.push(
       `Parent: ${s.parentStack} (${s.parentRegion ?? s.region}), logical id ${s.parentLogicalId ?? '-'}`,
     );
-  const outputs = renderRecord('Outputs', s.outputs, '');
-  lines.push(...(outputs.length ? outputs : ['Outputs: (none)']));
+  const outputs = outputLines(presentOutputs(s.outputs ?? {}, s.exportNames), ': ');
+  lines.push(...(outputs.length ? ['Outputs:', ...outputs] : ['Outputs: (none)']));
   lines.push(
     `Exports: ${s.exportNames === undefined ? '(not recorded; every output is importable)' : s.exportNames.length ? s.exportNames.join(', ') : '(none)'}`,
   );
@@ -178,9 +179,6 @@ export function renderBootstrapResult(r: BootstrapResult): string[] {
   if (r.assetBucket) lines.push(...bucketLines('Asset bucket', r.assetBucket));
   if (r.marker) {
     lines.push(`Bootstrap marker ${r.marker.key}: ${r.marker.written ? 'written' : 'unchanged'}`);
-    lines.push(
-      `Container assets need the ECR repository ${r.marker.marker.containerRepository}; cdkd does not create it yet.`,
-    );
   }
   lines.push(
     r.changed

@@ -25,7 +25,8 @@ export interface OpenStateStoreOptions {
   config: Pick<
     CdkdConfig,
     'region' | 'profile' | 'endpointUrl' | 'stateBucket' | 'statePrefix' | 'lockTtlSeconds' | 'sources'
-  >;
+  > &
+    Partial<Pick<CdkdConfig, 'roleArn'>>;
   logger: Logger;
   /** An existing factory (shares its client cache); default: one built from the config. */
   factory?: AwsClientFactory;
@@ -35,20 +36,39 @@ export interface OpenStateStoreOptions {
   lockOwner?: string;
 }
 
-/** The client factory for a configuration. */
+const ENDPOINT_SOURCES: Record<string, string> = {
+  'cli-flag': '--endpoint-url',
+  env: 'CDKD_ENDPOINT_URL',
+  'config-file': 'endpointUrl in the cdkd config file',
+  'cdk.json': 'context.cdkd.endpointUrl in cdk.json',
+};
+
+/**
+ * The client factory for a configuration, acting as the caller's own
+ * credentials (`--role-arn` is applied by {@link actingAs}).
+ */
 export function createClientFactory(
-  config: Pick<CdkdConfig, 'region' | 'profile' | 'endpointUrl'>,
+  config: Pick<CdkdConfig, 'region' | 'profile' | 'endpointUrl'> & Partial<Pick<CdkdConfig, 'sources'>>,
 ): Promise<AwsClientFactory> {
   return AwsClientFactory.create({
     region: config.region,
     profile: config.profile,
     endpointUrl: config.endpointUrl,
+    endpointSource: ENDPOINT_SOURCES[config.sources?.endpointUrl ?? 'cli-flag'],
   });
+}
+
+/** The factory the command's AWS calls go through: the caller's, or the `roleArn` it assumes. */
+export function actingAs(
+  base: AwsClientFactory,
+  config: Partial<Pick<CdkdConfig, 'roleArn'>>,
+): AwsClientFactory {
+  return config.roleArn ? base.assumingRole(config.roleArn) : base;
 }
 
 export async function openStateStore(options: OpenStateStoreOptions): Promise<StateStore> {
   const { config, logger } = options;
-  const factory = options.factory ?? (await createClientFactory(config));
+  const factory = options.factory ?? actingAs(await createClientFactory(config), config);
   const bucket = await resolveStateBucket({ factory, config, logger, mustExist: options.mustExist });
   logger.debug(`State bucket: ${bucket.name} (from ${bucket.source}), prefix '${bucket.prefix}'.`);
   const backend = new S3StateBackend(bucket, logger);

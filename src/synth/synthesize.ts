@@ -12,7 +12,7 @@ import type { CdkdConfig } from '../config/config';
 import type { AwsClientFactory } from '../config/aws-clients';
 import { CdkdError, ConfigError, SynthesisError } from '../util/errors';
 import { createLogger } from '../util/io-host';
-import type { IoHost } from '../util/io-host';
+import type { IoHost, Logger } from '../util/io-host';
 import { SynthesizedAssembly, readAssembly } from './cloud-assembly';
 import type { CloudAssemblyLike, DefaultEnvironment } from './cloud-assembly';
 import { ToolkitIoHostAdapter } from './toolkit-io-host';
@@ -62,6 +62,7 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
   });
 
   const appPath = path.resolve(config.cwd, config.app);
+  const outdir = path.resolve(config.cwd, config.output);
   let source: ICloudAssemblySource;
   if (isDirectory(appPath)) {
     log.debug(`Reading the cloud assembly in ${appPath}`);
@@ -73,7 +74,7 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
     log.debug(`Synthesizing: ${config.app}`);
     source = await toolkit.fromCdkApp(config.app, {
       workingDirectory: config.cwd,
-      outdir: path.resolve(config.cwd, config.output),
+      outdir,
       // Command-line context wins over cdk.json and cdk.context.json; lookup results are written to cdk.context.json.
       contextStore: new CdkAppMultiContext(config.cwd, config.context),
       lookups: options.lookups ?? true,
@@ -87,7 +88,7 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
   try {
     produced = await withEndpointOverride(config.endpointUrl, () => source.produce());
   } catch (err) {
-    throw toSynthesisError(err, config.app);
+    throw toSynthesisError(err, config.app, isDirectory(appPath) ? appPath : outdir);
   }
   try {
     const assembly = produced.cloudAssembly as unknown as CloudAssemblyLike;
@@ -101,14 +102,43 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
     );
   } catch (err) {
     await produced.dispose();
-    throw toSynthesisError(err, config.app);
+    throw toSynthesisError(err, config.app, isDirectory(appPath) ? appPath : outdir);
   }
 }
 
-/** The caller's default environment from the client factory: its region and (STS) account. */
-export async function defaultEnvironmentOf(aws: AwsClientFactory): Promise<DefaultEnvironment> {
-  const identity = await aws.callerIdentity();
-  return { account: identity.account, region: aws.region };
+/**
+ * The environment every command synthesizes the app with, by the CDK CLI's
+ * rule: the region the SDK configuration resolves (flag, AWS_REGION, the
+ * profile, else us-east-1) and the caller's account when the credentials
+ * resolve one (STS GetCallerIdentity); without credentials the app runs with no
+ * default account, as under `cdk synth`.
+ */
+export async function defaultEnvironmentOf(
+  aws: AwsClientFactory,
+  log?: Pick<Logger, 'debug'>,
+): Promise<DefaultEnvironment> {
+  try {
+    const identity = await aws.callerIdentity();
+    return { account: identity.account, region: aws.region };
+  } catch (err) {
+    log?.debug(`No default account for synthesis: ${(err as Error).message}`);
+    return { region: aws.region };
+  }
+}
+
+/**
+ * Synthesizes the app the way every command does (synth, list, diff, deploy,
+ * destroy, watch): with {@link defaultEnvironmentOf} the factory's caller, so
+ * the same app yields the same templates whichever command runs it.
+ */
+export async function synthesizeApp(
+  options: Omit<SynthesizeOptions, 'defaultEnvironment'> & { aws: AwsClientFactory },
+): Promise<SynthesizedAssembly> {
+  const { aws, ...rest } = options;
+  return synthesize({
+    ...rest,
+    defaultEnvironment: await defaultEnvironmentOf(aws, createLogger(rest.ioHost)),
+  });
 }
 
 /**
@@ -136,9 +166,21 @@ function isDirectory(p: string): boolean {
   }
 }
 
-function toSynthesisError(err: unknown, app: string): CdkdError {
+function toSynthesisError(err: unknown, app: string, outdir: string): CdkdError {
   if (CdkdError.isCdkdError(err)) return err;
   const message = err instanceof Error ? err.message : String(err);
+  const { ToolkitError } = require('@aws-cdk/toolkit-lib') as typeof ToolkitLib;
+  if (ToolkitError.isLockError(err)) {
+    // Not the app's fault: another cdk or cdkd process (a watch, a deploy) is using the output directory.
+    return new SynthesisError(
+      `The cloud assembly directory ${outdir} is in use by another process: ${message.replace(/ Invoke the CLI in sequence.*$/, '')}`,
+      {
+        code: 'ASSEMBLY_DIRECTORY_BUSY',
+        cause: err,
+        remedy: `Wait for that command to finish (or stop it), or give this one its own directory with --output (-o), e.g. -o ${path.basename(outdir)}.2.`,
+      },
+    );
+  }
   return new SynthesisError(`Synthesis of the CDK app failed: ${message}`, {
     cause: err,
     remedy: `Fix the app (its output is shown above), or run it by itself to reproduce: ${app}`,

@@ -145,6 +145,13 @@ export interface ResolverEnvironment {
   crossStack?: CrossStackResolver;
   /** Physical ids and attributes of this stack's resources. */
   resources: ResourceLookup;
+  /**
+   * Reads an attribute the record lacks from the resource itself (one that
+   * appears after create, e.g. a VPC's `Ipv6CidrBlocks` once a CIDR block is
+   * attached); `undefined` when it cannot be read. Without it such a
+   * `Fn::GetAtt` is known only after deploy (plan mode) or an error (strict).
+   */
+  liveAttribute?: (logicalId: string, target: ResourceReferenceTarget, attribute: string) => Promise<unknown>;
   /** Resource schemas, for `Ref` of resources whose id is not what `Ref` returns. */
   schemas?: ResourceSchemaLookup;
 }

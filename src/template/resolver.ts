@@ -509,6 +509,12 @@ export class TemplateResolver {
     if (found.found) return found.value;
     const known = schema?.attributes;
     const notAnAttribute = known !== undefined && !known.includes(attribute);
+    if (!notAnAttribute) {
+      // An attribute that appeared after the resource was recorded: read it from the resource.
+      const live = await this.env.liveAttribute?.(logicalId, target, attribute);
+      if (live !== undefined) return live;
+      if (this.mode === 'plan') return new Unknown(`${logicalId}.${attribute}`);
+    }
     throw this.fail(
       ctx,
       expr,

@@ -4,6 +4,9 @@
  * `[~]` update, `[-/+]` replace, `[-]` delete), its property changes as a tree,
  * then the output changes.
  */
+import { Writable } from 'node:stream';
+import type * as CloudFormationDiff from '@aws-cdk/cloudformation-diff';
+import type { SecurityChanges } from '../plan/security-changes';
 import type { OutputChange, PropertyChange, ResourcePlan, StackPlan } from '../plan/types';
 import { isUnknown } from '../template/unknown';
 
@@ -154,4 +157,25 @@ export function formatValue(value: unknown, max = 120): string {
   else if (typeof value === 'string') text = value;
   else text = JSON.stringify(value) ?? String(value); // a nested Unknown writes itself as `(known after deploy: X.Arn)`
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
+
+/**
+ * The security changes of a plan as the CDK CLI prints them (IAM statement,
+ * managed policy and security group tables), ending with a newline; empty
+ * when there are none.
+ */
+export function renderSecurityChanges(changes: SecurityChanges, options: { color?: boolean } = {}): string {
+  if (changes.change === 'none') return '';
+  const { formatSecurityChanges } = require('@aws-cdk/cloudformation-diff') as typeof CloudFormationDiff;
+  let text = '';
+  const sink = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  formatSecurityChanges(sink, changes.diff);
+  // The tables colour themselves for the process's terminal; the caller decides.
+  // eslint-disable-next-line no-control-regex
+  return options.color ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
 }

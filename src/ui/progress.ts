@@ -1,19 +1,24 @@
 /**
- * Renders engine messages for a person. Two modes:
+ * Renders engine messages for a person. Three modes (the CDK CLI's `--progress`):
  *
- * - `live` (a TTY): finished resources print as permanent lines; the resources
- *   in progress stay in a live area at the bottom with their elapsed time,
- *   under a running count and the total time, redrawn a few times a second.
- * - `events` (no TTY, or `--progress events`): one plain line per event.
+ * - `live` (`bar`; a TTY): finished resources print as permanent lines; the
+ *   resources in progress stay in a live area at the bottom with their elapsed
+ *   time, under a running count and the total time, redrawn a few times a second.
+ * - `events` (no TTY, `--ci`, or `--progress events`): one plain line per event.
+ * - `errors-only`: only warnings and errors.
  *
- * Log lines always pass through (debug only with --verbose). Everything goes to
- * stderr; stdout stays free for payloads.
+ * Log lines pass through (debug only with --verbose). Everything goes to
+ * stderr; stdout stays free for payloads. While a question is on screen
+ * ({@link ProgressRenderer.pause}) lines are held back and printed after it.
  */
 import { RESOURCE_EVENT, STACK_EVENT, describeResourceEvent } from '../engine/events';
 import type { ResourceEvent, StackEvent } from '../engine/events';
 import type { IoHost, IoMessage } from '../util/io-host';
 
-export type ProgressMode = 'live' | 'events';
+export type ProgressMode = 'live' | 'events' | 'errors-only';
+
+/** The values `--progress` accepts: cdkd's own and the CDK CLI's (`bar` is `live`). */
+export const PROGRESS_OPTIONS = ['bar', 'events', 'errors-only', 'live'] as const;
 
 export interface ProgressRendererOptions {
   mode: ProgressMode;
@@ -22,7 +27,11 @@ export interface ProgressRendererOptions {
   /** Redraw period of the live view. Default 200 ms. */
   refreshMs?: number;
   now?: () => number;
+  /** Colour the status symbols (green done, red failed, yellow skipped). */
+  color?: boolean;
 }
+
+const COLORS: Record<string, string> = { succeeded: '32', failed: '31', skipped: '33', retrying: '33' };
 
 const SYMBOL: Record<string, string> = {
   succeeded: '✓',
@@ -47,6 +56,8 @@ export class ProgressRenderer implements IoHost {
   private done = 0;
   private total = 0;
   private readonly now: () => number;
+  /** Lines held back while paused. */
+  private held?: string[];
 
   constructor(private readonly options: ProgressRendererOptions) {
     this.stream = options.stream ?? process.stderr;
@@ -56,6 +67,7 @@ export class ProgressRenderer implements IoHost {
 
   notify(msg: IoMessage): void {
     if (msg.level === 'debug' && !this.options.verbose) return;
+    if (this.options.mode === 'errors-only' && msg.level !== 'warn' && msg.level !== 'error') return;
     if (msg.code === RESOURCE_EVENT) return this.onResource(msg.data as ResourceEvent, msg);
     if (msg.code === STACK_EVENT) {
       const e = msg.data as StackEvent;
@@ -83,11 +95,37 @@ export class ProgressRenderer implements IoHost {
     }
     this.running.delete(key);
     this.done++;
-    this.print(`  ${SYMBOL[e.status] ?? ' '} ${e.stackName}: ${describeResourceEvent(e)}`);
+    this.print(`  ${this.symbol(e.status)} ${e.stackName}: ${describeResourceEvent(e)}`);
   }
+
+  private symbol(status: string): string {
+    const symbol = SYMBOL[status] ?? ' ';
+    return this.options.color && COLORS[status] ? `\x1b[${COLORS[status]}m${symbol}\x1b[0m` : symbol;
+  }
+
+  /**
+   * Runs `fn` (a question) with the live area cleared and every other line held
+   * back, then prints what was held and resumes.
+   */
+  readonly pause = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (this.held) return fn();
+    this.clearLive();
+    this.held = [];
+    try {
+      return await fn();
+    } finally {
+      const held = this.held;
+      this.held = undefined;
+      for (const line of held) this.print(line);
+    }
+  };
 
   /** Prints a permanent line (above the live area in live mode). */
   private print(line: string): void {
+    if (this.held) {
+      this.held.push(line);
+      return;
+    }
     if (this.options.mode === 'live') {
       this.clearLive();
       this.stream.write(`${line}\n`);
@@ -100,6 +138,7 @@ export class ProgressRenderer implements IoHost {
   private ensureTimer(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
+      if (this.held) return;
       this.clearLive();
       this.drawLive();
       if (this.running.size === 0 && this.timer) {
@@ -146,9 +185,12 @@ export class ProgressRenderer implements IoHost {
   }
 }
 
-/** `live` on a TTY unless events were asked for. */
-export function chooseProgressMode(requested: string | undefined, isTty: boolean): ProgressMode {
-  if (requested === 'events') return 'events';
-  if (requested === 'live') return 'live';
-  return isTty ? 'live' : 'events';
+/**
+ * The mode for `--progress` (as the CDK CLI decides it): `events` and
+ * `errors-only` when asked; the live view (`bar`, `live`, or nothing asked)
+ * only on a terminal outside CI, `events` otherwise.
+ */
+export function chooseProgressMode(requested: string | undefined, isTty: boolean, ci = false): ProgressMode {
+  if (requested === 'events' || requested === 'errors-only') return requested;
+  return isTty && !ci ? 'live' : 'events';
 }

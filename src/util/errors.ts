@@ -18,12 +18,15 @@ export interface CdkdErrorOptions {
   cause?: unknown;
   /** Process exit code when this error ends a command. Default 1. */
   exitCode?: number;
+  /** Structured detail for `--json` consumers (e.g. the per-stack results of a failed deploy). */
+  details?: unknown;
 }
 
 export class CdkdError extends Error {
   readonly code: string;
   readonly remedy?: string;
   readonly exitCode: number;
+  readonly details?: unknown;
 
   constructor(message: string, options: CdkdErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -31,6 +34,7 @@ export class CdkdError extends Error {
     this.code = options.code ?? 'CDKD_ERROR';
     this.remedy = options.remedy;
     this.exitCode = options.exitCode ?? 1;
+    if (options.details !== undefined) this.details = options.details;
     Object.defineProperty(this, CDKD_ERROR, { value: true });
   }
 
@@ -111,6 +115,20 @@ export class UnsupportedStateVersionError extends CdkdError {
 export class LockError extends CdkdError {
   constructor(message: string, options: CdkdErrorOptions = {}) {
     super(message, { code: 'LOCK_HELD', ...options });
+  }
+}
+
+/**
+ * An AWS call could not be made: no or rejected credentials, an unknown profile,
+ * an endpoint that does not answer. `retryable` when the cause may pass (a
+ * refused or reset connection), so whole-operation retries still apply.
+ */
+export class ConnectionError extends CdkdError {
+  readonly retryable: boolean;
+
+  constructor(message: string, options: CdkdErrorOptions & { retryable?: boolean } = {}) {
+    super(message, { code: 'CONNECTION_ERROR', ...options });
+    this.retryable = options.retryable ?? false;
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The one retry helper. The AWS SDK already retries each call (adaptive mode,
+ * The one retry helper. The AWS SDK already retries each call (standard mode,
  * see the client factory); this helper retries whole operations — a provider's
  * create, a Cloud Control request — when they fail with a transient AWS error.
  */

@@ -52,6 +52,9 @@ describe('interrupting a deploy', () => {
     expect(code).not.toBe(0);
     expect(stderr).toMatch(/SIGINT received/);
     expect(stderr).toMatch(/Deploy interrupted/);
+    // Nothing to fix: the remedy is to run the same deploy again.
+    expect(stderr).toContain('run the same cdkd deploy again to continue where it stopped');
+    expect(stderr).not.toMatch(/fix the cause/i);
     const state = await h.readState(STACK);
     // Everything that finished is in state, and what state records exists.
     expect(Object.values(state!.resources).map((r) => r.resourceType)).toContain('AWS::SQS::Queue');
@@ -65,5 +68,36 @@ describe('interrupting a deploy', () => {
     const done = await h.readState(STACK);
     expect(Object.keys(done!.resources)).toHaveLength(3);
     expect(inventoryResources(await h.appInventory())).toEqual(stateResources(done));
+  });
+
+  it('a second Ctrl-C quits at once and names the lock to remove, with its region', async () => {
+    const stack = `${STACK}Twice`;
+    await h.emulator.control.setTypeLatency('AWS::SSM::Parameter', 60_000);
+    const args = ['deploy', '--progress', 'events', '-o', out, '-c', `stackName=${stack}`];
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: APP,
+      env: h.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let sent = 0;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      // The first Ctrl-C once a resource is in flight; the second once the first is acknowledged.
+      if (sent === 0 && /creating Parameter/.test(stderr)) {
+        sent = 1;
+        child.kill('SIGINT');
+      } else if (sent === 1 && /SIGINT received/.test(stderr)) {
+        sent = 2;
+        child.kill('SIGINT');
+      }
+    });
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('Quit without waiting.');
+    expect(stderr).toContain(`run: cdkd force-unlock ${stack} --region us-east-1`);
+    expect(stderr).not.toContain('<stack>');
+    await h.emulator.control.clearTypeSettings();
+    expectExit(await h.cdkd(['force-unlock', stack, '--region', 'us-east-1']));
   });
 });

@@ -149,9 +149,21 @@ describe('cdkd diff', () => {
     expect(code.S3Bucket).toBe(`cdkd-assets-${ACCOUNT}-${REGION}`);
 
     expectExit(
-      await h.cdkd(['deploy', '--progress', 'events', '-o', out, '-c', 'stackName=E2eDiffLambda'], {
-        cwd: LAMBDA,
-      }),
+      await h.cdkd(
+        // The function's role is new permissions: CI approves them by flag, as with the CDK CLI.
+        [
+          'deploy',
+          '--require-approval',
+          'never',
+          '--progress',
+          'events',
+          '-o',
+          out,
+          '-c',
+          'stackName=E2eDiffLambda',
+        ],
+        { cwd: LAMBDA },
+      ),
     );
     await s3.send(new HeadObjectCommand({ Bucket: code.S3Bucket, Key: code.S3Key }));
     const after = await diff(LAMBDA, '-c', 'stackName=E2eDiffLambda');

@@ -1,16 +1,16 @@
 import { Args, Flags } from '@oclif/core';
 import { CdkdCommand } from '../../cli/base-command';
-import { confirmIfInteractive } from '../../cli/confirm';
+import { confirm } from '../../cli/confirm';
 import { openEngineSession } from '../../cli/engine-session';
 import { stateConfigFlags, stateFlags } from '../../cli/state-flags';
 import { destroyStack } from '../../engine/destroy-stack';
 import { resolveStackRegion } from '../../state/inspect';
 import { renderDestroyFailure } from '../../ui/destroy-report';
-import { engineFlags } from '../deploy';
+import { engineFlags } from '../../cli/deploy-flags';
 
 export default class StateDestroy extends CdkdCommand {
   static override description = `Delete a stack's AWS resources and its state, from the state record alone (no CDK app needed)
-Resources are deleted in reverse dependency order; DeletionPolicy Retain recorded in state keeps a resource. Asks first on a terminal unless --force.`;
+Resources are deleted in reverse dependency order; DeletionPolicy Retain recorded in state keeps a resource. Asks first on a terminal; without one (or with --ci) it refuses unless --force (or --yes).`;
 
   static override examples = [
     '<%= config.bin %> state destroy MyStack',
@@ -22,7 +22,11 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
   static override flags = {
     ...stateFlags,
     ...engineFlags,
-    force: Flags.boolean({ char: 'f', description: 'Do not ask for confirmation', default: false }),
+    force: Flags.boolean({
+      char: 'f',
+      description: 'Do not ask for confirmation (needed without a terminal)',
+      default: false,
+    }),
   };
 
   async run(): Promise<unknown> {
@@ -32,13 +36,18 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
       config,
       oclifConfig: this.config,
       progress: flags.progress,
-      unlockHint: `cdkd force-unlock ${args.stack}`,
+      terminal: this.terminal(config, flags),
     });
     try {
       const region = await resolveStackRegion(session.store, args.stack, flags.region, config.region);
       if (
         !flags.force &&
-        !(await confirmIfInteractive(`Destroy ${args.stack} (${region})? Its AWS resources will be deleted.`))
+        !(await confirm(`Destroy ${args.stack} (${region})? Its AWS resources will be deleted.`, {
+          terminal: session.terminal,
+          approveFlag: '--force',
+          logger: session.logger,
+          pauseOutput: session.renderer.pause,
+        }))
       ) {
         session.logger.info('Cancelled; nothing was changed.');
         return { cancelled: true };
@@ -60,6 +69,7 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
         found: result.found,
         summary: result.summary,
         elapsedMs: result.elapsedMs,
+        provisioning: session.provisioner.stats(),
       };
     } finally {
       session.close();

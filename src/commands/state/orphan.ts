@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { CdkdCommand } from '../../cli/base-command';
-import { confirmOrRefuse } from '../../cli/confirm';
+import { confirm } from '../../cli/confirm';
 import { stateConfigFlags, stateFlags } from '../../cli/state-flags';
 import { orphanStack, resolveStackRegion } from '../../state/inspect';
 import type { OrphanResult } from '../../state/inspect';
@@ -30,8 +30,9 @@ The resources keep running; cdkd forgets them. Refuses while another process hol
     const region = await resolveStackRegion(store, args.stack, flags.region, config.region);
     if (
       !flags.force &&
-      !(await confirmOrRefuse(
+      !(await confirm(
         `Forget stack ${args.stack} (${region})? Its state record is deleted; its AWS resources are NOT deleted and cdkd will no longer manage them.`,
+        { terminal: this.terminal(config, flags), approveFlag: '--force', logger },
       ))
     ) {
       logger.info('Cancelled; nothing was changed.');

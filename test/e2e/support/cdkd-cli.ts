@@ -40,8 +40,18 @@ export interface CdkdHarness {
 }
 
 export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return runProcess(process.execPath, [BIN, ...args], cwd, env);
+}
+
+/** Runs any program to its end, collecting its output. */
+export function runProcess(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -13,6 +13,7 @@ import type { ServiceModule } from './core/service';
 export { EmulatorControlClient } from './control/client';
 export type { EmulatorSettings, EmulatorStats, RequestCounts } from './control/client';
 export type { TypeSettings } from './services/cloudcontrol/store';
+export type { RateLimit, RateLimitsView } from './services/cloudcontrol/rate-limits';
 export type { Fault, FaultSpec, FaultMode, FaultedCall, FaultOutcome } from './core/faults';
 export type { LatencyRule, LatencyProfileSpec } from './core/latency';
 export type { ConsistencyBehaviour, ConsistencySetting } from './core/consistency';

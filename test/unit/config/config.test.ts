@@ -87,3 +87,61 @@ describe('resolveConfig', () => {
     );
   });
 });
+
+describe('resolveConfig: the CDK CLI settings', () => {
+  it('reads requireApproval, tags and watch from cdk.json, flags winning', () => {
+    const cwd = tmpDir({
+      'cdk.json': JSON.stringify({
+        app: 'node app.js',
+        requireApproval: 'never',
+        tags: { team: 'a', env: 'dev' },
+        watch: { include: 'src/**', exclude: ['test'] },
+      }),
+    });
+    const base = resolveConfig({ cwd, env: {} });
+    expect(base.requireApproval).toBe('never');
+    expect(base.tags).toEqual({ team: 'a', env: 'dev' });
+    expect(base.watch).toEqual({ include: ['src/**'], exclude: ['test'] });
+    const flagged = resolveConfig({
+      cwd,
+      env: {},
+      flags: { requireApproval: 'any-change', tags: ['x=1=2'] },
+    });
+    expect(flagged.requireApproval).toBe('any-change');
+    // --tags replaces the configured tags, as with the CDK CLI; a value may contain '='.
+    expect(flagged.tags).toEqual({ x: '1=2' });
+  });
+
+  it('defaults: broadening, no tags (the app decides), no watch settings, include everything when watch names none', () => {
+    const cwd = tmpDir({ 'cdk.json': JSON.stringify({ watch: {} }) });
+    const config = resolveConfig({ cwd, env: {} });
+    expect(config.requireApproval).toBe('broadening');
+    expect(config.tags).toBeUndefined();
+    expect(config.watch).toEqual({ include: ['**'], exclude: [] });
+    expect(resolveConfig({ cwd: tmpDir({}), env: {} }).watch).toBeUndefined();
+  });
+
+  it('refuses a bad approval level, malformed and reserved tags, and a bad region with where it came from', () => {
+    const cwd = tmpDir({});
+    expect(() => resolveConfig({ cwd, env: {}, flags: { requireApproval: 'sometimes' } })).toThrow(
+      /Invalid requireApproval 'sometimes' \(cli-flag\): expected never, any-change, broadening/,
+    );
+    expect(() => resolveConfig({ cwd, env: {}, flags: { tags: ['novalue'] } })).toThrow(/expected Key=Value/);
+    expect(() => resolveConfig({ cwd, env: {}, flags: { tags: ['aws:x=1'] } })).toThrow(/reserved for AWS/);
+    expect(() => resolveConfig({ cwd, env: { AWS_REGION: 'us east 1' } })).toThrow(
+      /Invalid region "us east 1" \(from AWS_REGION/,
+    );
+  });
+
+  it('is in CI when CI is set to anything but false or 0, unless --no-ci; NO_COLOR turns colour off', () => {
+    const cwd = tmpDir({});
+    expect(resolveConfig({ cwd, env: { CI: 'true' } }).ci).toBe(true);
+    expect(resolveConfig({ cwd, env: { CI: '1' } }).ci).toBe(true);
+    expect(resolveConfig({ cwd, env: { CI: 'false' } }).ci).toBe(false);
+    expect(resolveConfig({ cwd, env: {} }).ci).toBe(false);
+    expect(resolveConfig({ cwd, env: { CI: 'true' }, flags: { ci: false } }).ci).toBe(false);
+    expect(resolveConfig({ cwd, env: { NO_COLOR: '1' } }).color).toBe(false);
+    expect(resolveConfig({ cwd, env: {} }).color).toBeUndefined();
+    expect(resolveConfig({ cwd, env: { NO_COLOR: '1' }, flags: { color: true } }).color).toBe(true);
+  });
+});

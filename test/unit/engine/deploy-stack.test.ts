@@ -4,7 +4,8 @@
  * first, retain policies, interrupts, and the no-change fast path.
  */
 import { deployStack } from '../../../src/engine/deploy-stack';
-import type { DeployStackResult } from '../../../src/engine/deploy-stack';
+import type { DeployStackOptions, DeployStackResult } from '../../../src/engine/deploy-stack';
+import type { ProviderRegistration, ResourceProvider } from '../../../src/plugin-api';
 import { destroyStack } from '../../../src/engine/destroy-stack';
 import { ResourceProvisioner } from '../../../src/engine/provisioner';
 import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
@@ -41,7 +42,13 @@ describe('deployStack', () => {
   const deploy = (
     stackName: string,
     resources: Record<string, unknown>,
-    extra: { signal?: AbortSignal; outputs?: Record<string, unknown> } = {},
+    extra: {
+      signal?: AbortSignal;
+      outputs?: Record<string, unknown>;
+      force?: boolean;
+      beforeChanges?: DeployStackOptions['beforeChanges'];
+      provisioner?: ResourceProvisioner;
+    } = {},
   ): Promise<DeployStackResult> =>
     deployStack(
       {
@@ -51,13 +58,15 @@ describe('deployStack', () => {
       },
       {
         store,
-        provisioner,
+        provisioner: extra.provisioner ?? provisioner,
         schemas,
         factory: store.factory,
         ioHost: host,
         concurrency: 4,
         signal: extra.signal,
         saveIntervalMs: 20,
+        force: extra.force,
+        beforeChanges: extra.beforeChanges,
       },
     );
   const topic = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -85,6 +94,8 @@ describe('deployStack', () => {
     expect(result.ok).toBe(false);
     expect(result.failed.map((f) => f.logicalId)).toEqual(['B']);
     expect(result.skipped.map((s) => s.logicalId)).toEqual(['C']);
+    // Skipped counts only what a failed dependency held back, not what was left undispatched.
+    expect(result.summary.skipped).toBe(1);
     expect(String((result.failed[0].error as Error).message)).toMatch(
       /B \(AWS::Logs::LogGroup\).*InvalidRequest.*bad retention/,
     );
@@ -222,5 +233,89 @@ describe('deployStack', () => {
     expect(order).toEqual(['B', 'A']);
     expect(await store.backend.getState('Destroyed', REGION)).toBeUndefined();
     expect(await inventory('AWS::SNS::Topic')).toEqual([]);
+  });
+
+  it('reads an attribute that appears after create from the resource, and records it', async () => {
+    // A VPC's Ipv6CidrBlocks exist only once a CIDR block is attached: the create-time record lacks them.
+    const reads: string[] = [];
+    const vpcProvider: ResourceProvider = {
+      create: async () => ({ physicalId: 'vpc-0a1b', attributes: { VpcId: 'vpc-0a1b' } }),
+      update: async (_l, physicalId) => ({ physicalId, wasReplaced: false }),
+      delete: async () => undefined,
+      getAttribute: async (_id, _type, attribute) => {
+        reads.push(attribute);
+        return attribute === 'Ipv6CidrBlocks' ? ['2600:1f18:ab::/56'] : undefined;
+      },
+    };
+    const registration: ProviderRegistration = {
+      resourceType: 'AWS::EC2::VPC',
+      handledProperties: ['CidrBlock'],
+      createProvider: () => vpcProvider,
+    };
+    const withPack = new ResourceProvisioner({
+      registry: ProviderRegistry.fromPacks(
+        [
+          {
+            pluginName: 'test-vpc',
+            pluginType: 'user',
+            result: { apiVersion: 1, name: 'test-vpc', providers: [registration] },
+          },
+        ],
+        schemas,
+      ),
+      schemas,
+      factory: store.factory,
+      logger: createLogger(host),
+      retry: { maxAttempts: 1, baseDelayMs: 1 },
+    });
+    const resources = {
+      Vpc: { Type: 'AWS::EC2::VPC', Properties: { CidrBlock: '10.0.0.0/16' } },
+      Param: {
+        Type: 'AWS::SSM::Parameter',
+        Properties: {
+          Type: 'String',
+          Value: { 'Fn::Select': [0, { 'Fn::GetAtt': ['Vpc', 'Ipv6CidrBlocks'] }] },
+        },
+      },
+    };
+    const result = await deploy('LiveAttr', resources, { provisioner: withPack });
+    expect(result.failed).toEqual([]);
+    expect(reads).toEqual(['Ipv6CidrBlocks']);
+    const state = (await store.backend.getState('LiveAttr', REGION))!.state;
+    expect(state.resources.Vpc.attributes?.Ipv6CidrBlocks).toEqual(['2600:1f18:ab::/56']);
+    expect(state.resources.Param.properties?.Value).toBe('2600:1f18:ab::/56');
+    // Recorded now: the next deploy reads it from state, not from the resource.
+    const again = await deploy('LiveAttr', resources, { provisioner: withPack });
+    expect(again.noChanges).toBe(true);
+    expect(reads).toEqual(['Ipv6CidrBlocks']);
+  });
+
+  it('re-applies unchanged resources with --force, calling the provider with the desired properties', async () => {
+    const resources = { T: topic('forced', { Properties: { TopicName: 'forced', DisplayName: 'Forced' } }) };
+    await deploy('Forced', resources);
+    await ctx.emulator.control.clearRequests();
+    const result = await deploy('Forced', resources, { force: true });
+    expect(result.noChanges).toBe(false);
+    expect(result.summary).toEqual(expect.objectContaining({ updated: 1, unchanged: 0 }));
+    const ops = (await ctx.emulator.control.requests()).byOperation;
+    expect(ops['cloudcontrol:UpdateResource']).toBe(1);
+  });
+
+  it('asks before changing a stack with changes, and changes nothing when the answer is no', async () => {
+    const asked: string[] = [];
+    const refuse: DeployStackOptions['beforeChanges'] = async (plan) => {
+      asked.push(plan.stackName);
+      throw new Error('not approved');
+    };
+    await expect(deploy('Gated', { T: topic('gated') }, { beforeChanges: refuse })).rejects.toThrow(
+      'not approved',
+    );
+    expect(await store.backend.getState('Gated', REGION)).toBeUndefined();
+    expect(await store.locks.readLock('Gated', REGION)).toBeUndefined();
+    expect(await inventory('AWS::SNS::Topic')).toEqual([]);
+    // Nothing to change: nothing to ask.
+    await deploy('Gated', { T: topic('gated') });
+    await deploy('Gated', { T: topic('gated') }, { beforeChanges: refuse });
+    expect(asked).toEqual(['Gated']);
   });
 });

@@ -1,5 +1,7 @@
 import { Dag } from '../../../src/graph/dag';
 import { executeDag, type ExecutorEvent } from '../../../src/graph/executor';
+import { AdaptiveConcurrency } from '../../../src/util/adaptive-concurrency';
+import type { OperationPool } from '../../../src/util/adaptive-concurrency';
 import { DependencyCycleError, ValidationError } from '../../../src/util/errors';
 
 interface Deferred {
@@ -97,6 +99,23 @@ describe('executeDag', () => {
     await h.succeed('A');
     expect(h.started).toContain('C');
     await h.succeed('C');
+    expect((await done).ok).toBe(true);
+  });
+
+  it('starts the ready node with the lowest priority first, whenever it became ready', async () => {
+    // D became ready last but has the lowest priority: with one slot it goes before B and C.
+    const dag = graph(['A', 'B', 'C', 'D'], [['D', 'A']]);
+    const order: Record<string, number> = { A: 0, D: 1, B: 2, C: 3 };
+    const h = new Harness();
+    const done = executeDag(dag, { concurrency: 1, run: h.run, priority: (id) => order[id] });
+    await flush();
+    expect(h.started).toEqual(['A']);
+    await h.succeed('A');
+    expect(h.started).toEqual(['A', 'D']);
+    await h.succeed('D');
+    await h.succeed('B');
+    await h.succeed('C');
+    expect(h.started).toEqual(['A', 'D', 'B', 'C']);
     expect((await done).ok).toBe(true);
   });
 
@@ -241,6 +260,67 @@ describe('executeDag', () => {
     });
     expect(result.failed.map((f) => f.id)).toEqual(['A']);
     expect(result.skipped).toEqual(['B']);
+  });
+
+  describe('with a concurrency gate', () => {
+    const poolOf = (id: string): OperationPool => (id.startsWith('S') ? 'sdk' : 'cloud-control');
+    const pools = {
+      'cloud-control': { initial: 2, floor: 1, ceiling: 4 },
+      sdk: { initial: 1, floor: 1, ceiling: 1 },
+    };
+
+    it('dispatches each class within its own limit: a full class does not hold back another', async () => {
+      const concurrency = new AdaptiveConcurrency({ pools });
+      const h = new Harness();
+      const done = executeDag(graph(['C1', 'C2', 'C3', 'S1', 'S2']), {
+        concurrency: concurrency.gate(poolOf),
+        run: h.run,
+      });
+      await flush();
+      expect(h.started).toEqual(['C1', 'C2', 'S1']);
+      await h.succeed('S1');
+      expect(h.started).toEqual(['C1', 'C2', 'S1', 'S2']);
+      await h.succeed('C1');
+      expect(h.started).toContain('C3');
+      await h.succeed('C2');
+      await h.succeed('C3');
+      await h.succeed('S2');
+      expect((await done).ok).toBe(true);
+    });
+
+    it('starts more nodes the moment the limit grows', async () => {
+      const concurrency = new AdaptiveConcurrency({ pools });
+      const h = new Harness();
+      const done = executeDag(graph(['C1', 'C2', 'C3', 'C4']), {
+        concurrency: concurrency.gate(poolOf),
+        run: h.run,
+      });
+      await flush();
+      expect(h.started).toHaveLength(2);
+      concurrency.succeeded('cloud-control'); // every slot in use: slow start adds one
+      await flush();
+      expect(h.started).toHaveLength(3);
+      for (const id of [...h.pending.keys()]) await h.succeed(id);
+      for (const id of [...h.pending.keys()]) await h.succeed(id);
+      expect((await done).ok).toBe(true);
+    });
+
+    it('shares the pools between graph runs: a run waits for slots another one frees', async () => {
+      const concurrency = new AdaptiveConcurrency({ pools });
+      const a = new Harness();
+      const b = new Harness();
+      const runA = executeDag(graph(['C1', 'C2']), { concurrency: concurrency.gate(poolOf), run: a.run });
+      await flush();
+      const runB = executeDag(graph(['C3']), { concurrency: concurrency.gate(poolOf), run: b.run });
+      await flush();
+      expect(b.started).toEqual([]); // both slots are A's
+      await a.succeed('C1');
+      expect(b.started).toEqual(['C3']);
+      await a.succeed('C2');
+      await b.succeed('C3');
+      expect((await runA).ok).toBe(true);
+      expect((await runB).ok).toBe(true);
+    });
   });
 
   it('finishes at once for an empty graph', async () => {

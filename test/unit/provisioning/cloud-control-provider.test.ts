@@ -4,6 +4,7 @@
  */
 import { AwsClientFactory } from '../../../src/config/aws-clients';
 import { CloudControlProvider } from '../../../src/provisioning/cloud-control-provider';
+import { PollSchedule } from '../../../src/provisioning/poll-schedule';
 import { createProviderContext } from '../../../src/provisioning/provider-context';
 import { SchemaStore } from '../../../src/provisioning/schema-store';
 import { CdkdError } from '../../../src/util/errors';
@@ -123,36 +124,47 @@ describe('CloudControlProvider', () => {
     expect(err.retryable).toBe(true);
   });
 
-  it('checks a request at once, then waits at least the shortest poll delay between checks', async () => {
-    const delays: number[] = [];
-    const polling = (latencyMs: number) =>
-      new CloudControlProvider(
-        createProviderContext({
-          clients: factory,
-          logger: createLogger(new RecordingIoHost()),
-          region: 'us-east-1',
-        }),
-        {
-          schemas: { get: (t) => schemas.tryGet(t) },
-          sleep: (ms) => {
-            delays.push(ms);
-            return new Promise((resolve) => setTimeout(resolve, ms));
-          },
-        },
-      ).create(`Topic${latencyMs}`, 'AWS::SNS::Topic', {}, ctx(`poll-${latencyMs}`));
-
-    // A request that is done when accepted costs one status check and no wait.
-    await polling(0);
-    expect(delays).toEqual([]);
+  it('checks a request that is done when accepted once, and asks the schedule for every check', async () => {
+    const schedule = new PollSchedule();
+    const p = new CloudControlProvider(
+      createProviderContext({
+        clients: factory,
+        logger: createLogger(new RecordingIoHost()),
+        region: 'us-east-1',
+      }),
+      { schemas: { get: (t) => schemas.tryGet(t) }, schedule },
+    );
+    await p.create('Topic', 'AWS::SNS::Topic', {}, ctx('poll-0'));
     expect((await emulator.control.requests()).byOperation['cloudcontrol:GetResourceRequestStatus']).toBe(1);
+    expect(schedule.stats()).toEqual([
+      { typeName: 'AWS::SNS::Topic', operation: 'CREATE', requests: 1, checks: 1, unanswered: 0 },
+    ]);
+  });
 
-    await emulator.control.clearRequests();
-    await emulator.control.setTypeLatency('AWS::SNS::Topic', 600);
-    await polling(600);
-    const checks = (await emulator.control.requests()).byOperation['cloudcontrol:GetResourceRequestStatus'];
-    expect(checks).toBe(delays.length + 1);
-    // The shortest wait first (100 ms), never shorter later.
-    expect(delays[0]).toBe(100);
-    expect(Math.min(...delays)).toBeGreaterThanOrEqual(100);
+  it('keeps waiting when status checks are throttled past the SDK retries', async () => {
+    const oneAttempt = await AwsClientFactory.create({
+      region: 'us-east-1',
+      endpointUrl: emulator.url,
+      env: {},
+      maxAttempts: 1,
+    });
+    const schedule = new PollSchedule();
+    const p = new CloudControlProvider(
+      createProviderContext({
+        clients: oneAttempt,
+        logger: createLogger(new RecordingIoHost()),
+        region: 'us-east-1',
+      }),
+      { schemas: { get: (t) => schemas.tryGet(t) }, schedule },
+    );
+    await emulator.control.addFault({
+      service: 'cloudcontrol',
+      operation: 'GetResourceRequestStatus',
+      error: 'ThrottlingException',
+      count: 2,
+    });
+    const created = await p.create('Topic', 'AWS::SNS::Topic', {}, ctx('throttled-checks'));
+    expect(created.physicalId).toMatch(/^arn:aws:sns:/);
+    expect(schedule.stats()[0]).toEqual(expect.objectContaining({ checks: 3, unanswered: 2 }));
   });
 });

@@ -132,7 +132,14 @@ describe('state inspection', () => {
       'Show',
       'us-east-1',
       state('Show', 'us-east-1', {
-        outputs: { NameServers: ['ns-1', 'ns-2'], Plain: 'a,b' },
+        outputs: {
+          NameServers: ['ns-1', 'ns-2'],
+          Plain: 'a,b',
+          QueueUrl: 'https://q',
+          'Show:QueueUrl': 'https://q',
+          SelfExported: 'v',
+        },
+        exportNames: ['SelfExported', 'Show:QueueUrl'],
         resources: {
           Old: {
             physicalId: 'o',
@@ -146,6 +153,10 @@ describe('state inspection', () => {
     const lines = renderStackView(await loadStackView(store, 'Show', 'us-east-1'));
     expect(lines).toContain('  NameServers: ["ns-1","ns-2"]');
     expect(lines).toContain('  Plain: a,b');
+    // An exported output appears once, under its own name, with the export name beside it.
+    expect(lines).toContain('  QueueUrl: https://q (exported as Show:QueueUrl)');
+    expect(lines.filter((l) => l.includes('https://q'))).toHaveLength(1);
+    expect(lines).toContain('  SelfExported: v (exported as SelfExported)');
     expect(lines).toContain('    ProvisionedBy: (sdk, legacy default)');
     expect(lines).toContain('    ProvisionedBy: cc-api');
     expect(lines).toContain('      Tags: [{"Key":"k","Value":"v"}]');

@@ -105,10 +105,54 @@ describe('ProgressRenderer', () => {
     }
   });
 
-  it('chooses live on a terminal unless events are asked for', () => {
+  it('prints only warnings and errors in errors-only mode', () => {
+    const out = sink();
+    const r = new ProgressRenderer({ mode: 'errors-only', stream: out.stream });
+    const base = {
+      stackName: 'S',
+      logicalId: 'Q',
+      resourceType: 'AWS::SQS::Queue',
+      action: 'CREATE',
+    } as const;
+    emitResourceEvent(r, { ...base, status: 'started' });
+    emitResourceEvent(r, { ...base, status: 'succeeded' });
+    emitResourceEvent(r, { ...base, logicalId: 'T', status: 'failed', reason: 'AccessDenied' });
+    createLogger(r).info('deployed');
+    createLogger(r).warn('careful');
+    r.close();
+    expect(out.text()).toBe(
+      ['  ✗ S: failed to create T (AWS::SQS::Queue): AccessDenied', 'warning: careful', ''].join('\n'),
+    );
+  });
+
+  it('holds lines back while paused for a question, then prints them in order', async () => {
+    const out = sink();
+    const r = new ProgressRenderer({ mode: 'events', stream: out.stream });
+    const log = createLogger(r);
+    let release!: () => void;
+    const answered = r.pause(
+      () =>
+        new Promise<string>((resolve) => {
+          release = () => resolve('yes');
+        }),
+    );
+    log.info('during the question');
+    expect(out.text()).toBe('');
+    release();
+    expect(await answered).toBe('yes');
+    log.info('after');
+    expect(out.text()).toBe('during the question\nafter\n');
+  });
+
+  it('chooses live on a terminal outside CI unless events are asked for, as the CDK CLI does', () => {
     expect(chooseProgressMode(undefined, true)).toBe('live');
     expect(chooseProgressMode(undefined, false)).toBe('events');
     expect(chooseProgressMode('events', true)).toBe('events');
-    expect(chooseProgressMode('live', false)).toBe('live');
+    expect(chooseProgressMode('bar', true)).toBe('live');
+    expect(chooseProgressMode('live', true)).toBe('live');
+    // No terminal, or CI: a live view cannot be drawn, whatever was asked.
+    expect(chooseProgressMode('bar', false)).toBe('events');
+    expect(chooseProgressMode(undefined, true, true)).toBe('events');
+    expect(chooseProgressMode('errors-only', true)).toBe('errors-only');
   });
 });

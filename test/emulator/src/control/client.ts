@@ -9,6 +9,7 @@ import type { LatencyProfileSpec } from '../core/latency';
 import type { InventoryItem } from '../core/service';
 import type { SeededStack, StackSeed } from '../services/cloudformation';
 import type { TypeSettings } from '../services/cloudcontrol/store';
+import type { RateLimit, RateLimitsView } from '../services/cloudcontrol/rate-limits';
 
 /** Settings of the whole emulator (`GET /_emulator/settings`). */
 export interface EmulatorSettings {
@@ -168,6 +169,23 @@ export class EmulatorControlClient {
   /** Shorthand: make a type non-provisionable (Cloud Control answers UnsupportedActionException). */
   setTypeProvisionable(typeName: string, provisionable: boolean): Promise<TypeSettings> {
     return this.setTypeSettings(typeName, { provisionable });
+  }
+
+  /**
+   * Cloud Control's modelled request-rate limits: switch them on or off, and
+   * set `{ rate, burst }` per operation (`null` removes one). Answers the
+   * limits and the throttled counts.
+   */
+  setCloudControlRateLimits(update: {
+    enabled?: boolean;
+    limits?: Record<string, RateLimit | null>;
+  }): Promise<RateLimitsView> {
+    return this.call('PUT', '/cloudcontrol/rate-limits', update);
+  }
+
+  /** The rate limits and how many calls each operation had throttled since the last reset. */
+  cloudControlRateLimits(): Promise<RateLimitsView> {
+    return this.call('GET', '/cloudcontrol/rate-limits');
   }
 
   typeSettings(): Promise<Record<string, TypeSettings>> {

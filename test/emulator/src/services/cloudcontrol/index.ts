@@ -1,7 +1,8 @@
 /**
  * AWS Cloud Control API (awsJson1_0), generic over the resource schemas.
  * A type a service owns is kept in that service's store through its
- * ResourceProvider; every other type is a generic record here.
+ * ResourceProvider; every other type is a generic record here. Request-rate
+ * limits (off by default) are modelled in `rate-limits.ts`.
  */
 import { AwsJsonCodec } from '../../core/protocols/aws-json';
 import type { ServiceModule } from '../../core/service';
@@ -9,6 +10,7 @@ import type { CloudControlLatencyApi } from '../../state';
 import { cloudControlRoutes } from './control';
 import { GenericProvider } from './generic';
 import { cloudControlLatency } from './latency';
+import { CloudControlRateLimits, rateLimitRoutes, rateLimited } from './rate-limits';
 import { defaultSchemaSource, SchemaDirectory } from './schema-source';
 import { CloudControlOperations } from './service';
 import { CloudControlStore } from './store';
@@ -22,6 +24,7 @@ export const cloudControl: ServiceModule = {
       ? new SchemaDirectory(platform.options.schemasDir)
       : defaultSchemaSource();
     const generic = new GenericProvider(store);
+    const rateLimits = new CloudControlRateLimits();
     const service = new CloudControlOperations(
       schemas,
       store,
@@ -52,16 +55,19 @@ export const cloudControl: ServiceModule = {
         model: () => require('@aws-sdk/client-cloudcontrol') as Record<string, unknown>,
         faults: { 500: { code: 'ServiceInternalErrorException', status: 500 } },
       }),
-      operations: service.operations,
+      operations: rateLimited(service.operations, rateLimits),
       store,
       latency: cloudControlLatency,
       api,
       settings: {
         read: () => ({ schemas: schemas.description }),
         update: () => undefined,
-        reset: () => undefined,
+        reset: () => rateLimits.reset(),
       },
-      control: (router) => cloudControlRoutes(router, store, schemas),
+      control: (router) => {
+        cloudControlRoutes(router, store, schemas);
+        rateLimitRoutes(router, rateLimits);
+      },
       stop: () => store.stopTimers(),
     };
   },

@@ -1,23 +1,27 @@
 /**
  * Credentials of a role assumed through STS with cdkd's client factory (so the
  * endpoint override and the caller's credentials are the same as everywhere
- * else), refreshed shortly before they expire. Used for the CDK bootstrap
- * file- and image-publishing roles the asset manifest names.
+ * else), refreshed shortly before they expire. Used for `--role-arn` and for
+ * the CDK bootstrap file- and image-publishing roles an asset manifest names.
  */
 import type * as StsModule from '@aws-sdk/client-sts';
 import type { AssumeRoleCommandInput } from '@aws-sdk/client-sts';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import type { AwsClientFactory } from '../config/aws-clients';
-import { AssetPublishError } from '../util/errors';
+import type { AwsClientFactory } from './aws-clients';
+import type { CdkdError } from '../util/errors';
 
 /** Credentials are refreshed this long before they expire. */
 const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
 export interface AssumeRoleOptions {
   roleArn: string;
+  /** `RoleSessionName` (what CloudTrail shows); 2-64 characters of `[\w+=,.@-]`. */
+  sessionName: string;
   externalId?: string;
-  /** Further AssumeRole parameters from the manifest (session tags, duration...). */
+  /** Further AssumeRole parameters (session tags, duration...). */
   additional?: Partial<Omit<AssumeRoleCommandInput, 'RoleArn' | 'ExternalId'>>;
+  /** The error a failed AssumeRole becomes, naming what the role was for and the remedy. */
+  describeFailure: (err: unknown) => CdkdError;
 }
 
 /** A credential provider for the role; the first call assumes it, later calls reuse the session until it nears expiry. */
@@ -31,7 +35,7 @@ export function assumeRoleCredentials(
     try {
       const out = await aws.get(STSClient).send(
         new AssumeRoleCommand({
-          RoleSessionName: 'cdkd-asset-publishing',
+          RoleSessionName: options.sessionName,
           ...options.additional,
           RoleArn: options.roleArn,
           ExternalId: options.externalId,
@@ -46,14 +50,7 @@ export function assumeRoleCredentials(
         expiration: c.Expiration,
       };
     } catch (err) {
-      throw new AssetPublishError(
-        `Cannot assume the asset publishing role ${options.roleArn}: ${(err as Error).message}`,
-        {
-          cause: err,
-          remedy:
-            'Bootstrap the environment for the CDK (`cdk bootstrap`) and allow your credentials to assume the role, or run `cdkd bootstrap` so cdkd publishes assets to its own storage.',
-        },
-      );
+      throw options.describeFailure(err);
     }
   };
   return async () => {

@@ -1,0 +1,64 @@
+/**
+ * The security-relevant part of a stack plan, judged as the CDK CLI judges it
+ * for `--require-approval`: IAM statements (inline, managed and resource
+ * policies, trust policies), managed policy attachments and security-group
+ * rules, compared by @aws-cdk/cloudformation-diff. cdkd keeps no template, so
+ * the "before" side is the state record (each resource's type and resolved
+ * properties) and the "after" side the plan's desired properties; values known
+ * only after deploy stand in as `Ref` / `Fn::GetAtt`, which the diff renders as
+ * `${Resource.Attr}`.
+ */
+import type * as CloudFormationDiff from '@aws-cdk/cloudformation-diff';
+import type { TemplateDiff } from '@aws-cdk/cloudformation-diff';
+import type { StackState } from '../state/types';
+import { isUnknown } from '../template/unknown';
+import type { Unknown } from '../template/unknown';
+import type { StackPlan } from './types';
+
+/** `broadening`: a permission or network access is added or widened. */
+export type PermissionChange = 'none' | 'non-broadening' | 'broadening';
+
+export interface SecurityChanges {
+  change: PermissionChange;
+  /** The diff, for {@link renderSecurityChanges} (src/ui). */
+  diff: TemplateDiff;
+}
+
+/** What the plan changes in permissions and network access. */
+export function securityChangesOf(plan: StackPlan, state: StackState | undefined): SecurityChanges {
+  const { fullDiff } = require('@aws-cdk/cloudformation-diff') as typeof CloudFormationDiff;
+  const before: Record<string, unknown> = {};
+  for (const [id, r] of Object.entries(state?.resources ?? {}))
+    before[id] = { Type: r.resourceType, Properties: r.properties ?? {} };
+  const after: Record<string, unknown> = {};
+  for (const r of plan.resources) {
+    if (r.action === 'DELETE' || !r.desired) continue;
+    after[r.logicalId] = { Type: r.resourceType, Properties: asTemplateValue(r.desired.properties) };
+  }
+  const diff = fullDiff({ Resources: before }, { Resources: after });
+  const change: PermissionChange = diff.permissionsBroadened
+    ? 'broadening'
+    : diff.permissionsAnyChanges
+      ? 'non-broadening'
+      : 'none';
+  return { change, diff };
+}
+
+/** The plan's values with every `Unknown` as the intrinsic it stands for. */
+function asTemplateValue(value: unknown): unknown {
+  if (isUnknown(value)) return unknownAsIntrinsic(value);
+  if (Array.isArray(value)) return value.map(asTemplateValue);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asTemplateValue(v)]));
+  return value;
+}
+
+function unknownAsIntrinsic(u: Unknown): unknown {
+  const parts = u.description.split(', ').map((name) => {
+    const dot = name.indexOf('.');
+    if (dot < 0) return name;
+    const [id, attr] = [name.slice(0, dot), name.slice(dot + 1)];
+    return attr === 'Ref' ? { Ref: id } : { 'Fn::GetAtt': [id, attr] };
+  });
+  return parts.length === 1 ? parts[0] : { 'Fn::Join': ['', parts] };
+}

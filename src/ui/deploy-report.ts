@@ -1,0 +1,69 @@
+/**
+ * What a deploy ends with: the error of a deploy that did not complete (each
+ * failed resource and stack with its reason, the stacks not deployed and why,
+ * and what to do — which differs for an interruption), and the `--json` payload.
+ */
+import type { DeployAppResult } from '../engine/deploy-app';
+import { describeSummary } from '../engine/deploy-stack';
+import { CdkdError, formatError } from '../util/errors';
+import { presentOutputs } from './outputs';
+
+/** One stack of the `--json` payload (also the error's `details`). */
+export function stackReport(s: DeployAppResult['stacks'][number]) {
+  const { outputs, exports } = presentOutputs(s.outputs, s.exportNames);
+  return {
+    stackName: s.stackName,
+    region: s.region,
+    noChanges: s.noChanges,
+    ok: s.ok,
+    summary: s.summary,
+    outputs,
+    exports,
+    failed: s.failed.map((f) => ({ logicalId: f.logicalId, reason: formatError(f.error) })),
+    skipped: s.skipped,
+    elapsedMs: s.elapsedMs,
+    stateWrites: s.stateWrites,
+  };
+}
+
+/** The `--json` payload of a deploy. */
+export function deployReport(result: DeployAppResult) {
+  return {
+    stacks: result.stacks.map(stackReport),
+    ...(result.failedStacks.length
+      ? {
+          failedStacks: result.failedStacks.map((f) => ({
+            stackName: f.stackName,
+            reason: formatError(f.error),
+          })),
+        }
+      : {}),
+    ...(result.skippedStacks.length ? { skippedStacks: result.skippedStacks } : {}),
+  };
+}
+
+export function renderDeployFailure(result: DeployAppResult): CdkdError {
+  const interrupted = result.stacks.some((s) => s.interrupted);
+  const lines: string[] = [];
+  for (const s of result.stacks.filter((r) => !r.ok)) {
+    lines.push(`  ${s.stackName} (${describeSummary(s.summary)})${s.interrupted ? ': interrupted' : ''}`);
+    for (const f of s.failed) lines.push(`    ${f.logicalId}: ${formatError(f.error)}`);
+    for (const k of s.skipped) lines.push(`    ${k.logicalId}: skipped: ${k.reason}`);
+  }
+  for (const f of result.failedStacks) {
+    const text = formatError(f.error);
+    lines.push(`  ${text.startsWith(`${f.stackName}:`) ? text : `${f.stackName}: ${text}`}`);
+  }
+  for (const k of result.skippedStacks) lines.push(`  ${k.stackName}: not deployed: ${k.reason}`);
+  const deployed = result.stacks.filter((s) => s.ok).map((s) => s.stackName);
+  if (deployed.length) lines.push(`  Deployed: ${deployed.join(', ')}`);
+  return new CdkdError(`Deploy ${interrupted ? 'interrupted' : 'failed'}:\n${lines.join('\n')}`, {
+    code: interrupted ? 'DEPLOY_INTERRUPTED' : 'DEPLOY_FAILED',
+    details: deployReport(result),
+    remedy: interrupted
+      ? 'Every resource that finished is saved in state and the locks were released: run the same cdkd deploy again to continue where it stopped.'
+      : result.stacks.some((s) => !s.ok)
+        ? 'Resources that finished are saved in state. Fix the cause named above, then run cdkd deploy again: it continues from there.'
+        : 'The stacks named above were not changed. Deal with the cause named there, then run cdkd deploy again.',
+  });
+}
