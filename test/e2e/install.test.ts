@@ -56,16 +56,17 @@ describe('the packed package', () => {
     );
     expectExit(install);
     const bin = path.join(prefix, 'bin', 'cdkd');
-    const installedPack = path.join(
-      prefix,
-      'lib',
-      'node_modules',
-      'cdkd',
-      'node_modules',
-      '@cdkd',
-      'provider-sqs',
-    );
-    expect(fs.existsSync(path.join(installedPack, 'dist', 'hook.js'))).toBe(true);
+    // Every bundled pack came inside the tarball (the @cdkd registry above answers nothing).
+    const bundled = (
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { oclif: { plugins: string[] } }
+    ).oclif.plugins.filter((p) => p.startsWith('@cdkd/provider-'));
+    expect(bundled).toContain('@cdkd/provider-sqs');
+    for (const pack of bundled)
+      expect(
+        fs.existsSync(
+          path.join(prefix, 'lib', 'node_modules', 'cdkd', 'node_modules', pack, 'dist', 'hook.js'),
+        ),
+      ).toBe(true);
 
     const version = await run(bin, ['--version'], tmp, h.env);
     expectExit(version);
