@@ -16,7 +16,14 @@ async function buildManifest(root) {
     respectNoCacheDefault: true,
   });
   await plugin.load();
-  return JSON.stringify(plugin.manifest, null, 2) + '\n';
+  // oclif loads command files concurrently, so their order varies from run to run: sort them.
+  const manifest = {
+    ...plugin.manifest,
+    commands: Object.fromEntries(
+      Object.entries(plugin.manifest.commands).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    ),
+  };
+  return JSON.stringify(manifest, null, 2) + '\n';
 }
 
 async function main() {

@@ -31,6 +31,9 @@ module.exports = async function cdkdProviders(options) {
       {
         resourceType: 'AWS::SSM::Parameter',
         handledProperties: HANDLED_PROPERTIES,
+        // The parameter name is the physical id, and Cloud Control's identifier of a parameter:
+        // a parameter made through Cloud Control moves to this pack on its next change, and back.
+        physicalIdIsPrimaryIdentifier: true,
         // Loaded only when a deploy needs it, so listing providers stays fast.
         createProvider: (ctx) => {
           const { SsmParameterProvider } = require('./ssm-parameter-provider');

@@ -377,26 +377,87 @@ export interface ProviderContext {
 // ---------------------------------------------------------------------------
 // Registration
 
+/**
+ * The resource schema of a type outside AWS's CloudFormation catalogue (an
+ * org-internal type such as `Acme::Billing::Account`), in the CloudFormation
+ * registry schema format: a JSON Schema (draft-07) of the resource's
+ * `Properties`, plus the registry's keywords. cdkd validates it, validates the
+ * registration and every template against it, plans replacements from it and
+ * resolves `Ref` / `Fn::GetAtt` with it; the type is provisioned only by the
+ * pack that brings it (Cloud Control does not know it). Since 1.1.
+ */
+export interface ResourceTypeSchema {
+  /** Equal to the registration's `resourceType`; three `::`-separated parts, not in the `AWS`, `Alexa` or `Custom` namespaces. */
+  typeName: string;
+  description?: string;
+  /** Every property, writable and read-only. */
+  properties: Record<string, unknown>;
+  /** Reusable sub-schemas, referenced as `#/definitions/<Name>`. */
+  definitions?: Record<string, unknown>;
+  /** Properties a template must set. */
+  required?: string[];
+  /** Must be `false`: a template setting any other property is refused. */
+  additionalProperties: boolean;
+  /**
+   * JSON pointers (`/properties/AccountName`) of the properties that identify a
+   * resource; `Ref` returns them (joined with `|` when there are several).
+   */
+  primaryIdentifier: string[];
+  /** Values the provider reports after create (its `Fn::GetAtt` attributes); a template must not set them. */
+  readOnlyProperties?: string[];
+  /** Changing one of these replaces the resource. */
+  createOnlyProperties?: string[];
+  /** Changing one of these may replace the resource. */
+  conditionalCreateOnlyProperties?: string[];
+  /** Properties the provider accepts but never reads back. */
+  writeOnlyProperties?: string[];
+  /** Other registry keywords (`handlers`, `tagging`, `sourceUrl`, ...) are accepted and not used. */
+  [keyword: string]: unknown;
+}
+
 /** One resource type a pack provides. */
 export interface ProviderRegistration {
-  /** CloudFormation type, e.g. `AWS::SQS::Queue`. Must exist in cdkd's schemas. */
+  /**
+   * CloudFormation type, e.g. `AWS::SQS::Queue`: one cdkd knows (its committed schemas,
+   * generated from AWS's catalogue), or the `typeName` of {@link schema}.
+   */
   resourceType: string;
   /**
    * Template properties the provider wires to AWS. A resource whose template sets a
-   * property outside this list (and outside `unhandledByDesign`) goes to Cloud Control.
+   * property outside this list (and outside `unhandledByDesign`) goes to Cloud Control
+   * (or, for a type with its own {@link schema}, is refused before anything changes).
    */
   handledProperties: string[];
   /** Properties deliberately not wired, each with a one-line rationale. */
   unhandledByDesign?: Record<string, string>;
+  /**
+   * The schema of a type outside AWS's catalogue; leave absent for an AWS type.
+   * See {@link ResourceTypeSchema}. Since 1.1; older cdkd versions refuse such a registration.
+   */
+  schema?: ResourceTypeSchema;
+  /**
+   * True when the physical id this provider returns is the type's Cloud Control
+   * primary identifier (its `primaryIdentifier` values, joined with `|`), so that
+   * Cloud Control and this provider address the same resource by the same id. Only
+   * then does cdkd move an existing resource between them: a resource on Cloud
+   * Control moves to this provider on its next change, and one of this provider's
+   * resources moves to Cloud Control when its template sets a property the
+   * provider does not handle. Default false: resources stay where they were made.
+   * Since 1.1.
+   */
+  physicalIdIsPrimaryIdentifier?: boolean;
   /** Called once per region with cdkd's run-time context. */
   createProvider(ctx: ProviderContext): ResourceProvider;
 }
 
 /** What a pack's `cdkd:providers` hook returns. */
 export interface ProviderPack {
-  /** The plugin API version the pack was written against (1). */
+  /** The plugin API version the pack was written against: the major version of `@cdkd/plugin-api`. */
   apiVersion: number;
-  /** The pack's name, usually its npm package name. */
+  /**
+   * The pack's npm package name. cdkd refuses a pack whose name differs from the
+   * package it is installed from, so a pack cannot stand in for another.
+   */
   name: string;
   providers: ProviderRegistration[];
 }
@@ -411,8 +472,8 @@ export type ProvidersHookOptions = {
 };
 
 /**
- * `this` inside a hook (oclif's hook context, stated structurally). Prefer
- * returning a refusal in the pack's registrations over `error`/`exit`.
+ * `this` inside a hook (oclif's hook context, stated structurally). A hook
+ * returns its pack; it does not need `error` or `exit`.
  */
 export interface ProvidersHookContext {
   debug(...args: unknown[]): void;

@@ -39,6 +39,19 @@ export const stackSelectionFlags = {
   }),
 };
 
+/** `--strict-packs`, for the commands that provision or plan (deploy, diff, destroy). */
+export const packFlags = {
+  'strict-packs': Flags.boolean({
+    description:
+      'Refuse to start when any provider pack failed to load or had a registration refused, not only a declared one; never move a resource whose pack is missing to Cloud Control',
+  }),
+};
+
+/** The config settings the pack flags carry (absent flag: not given). */
+export function packConfigFlags(flags: { 'strict-packs'?: boolean }): ConfigFlags {
+  return flags['strict-packs'] ? { strictPacks: true } : {};
+}
+
 /** The config settings the app flags carry. */
 export function appConfigFlags(flags: { app?: string; context?: string[]; output?: string }): ConfigFlags {
   return { app: flags.app, context: flags.context, output: flags.output };

@@ -1,9 +1,10 @@
 /**
  * What deploy, destroy, diff and watch need for one invocation, built once: the
  * client factory (acting as `--role-arn` when given), the state store, the
- * provider registry (every installed pack's `cdkd:providers` hook), the
- * provisioner (with the Cloud Control timings of earlier runs, saved again on
- * close), the progress renderer, who can answer questions, and Ctrl-C
+ * provider registry (every installed pack's `cdkd:providers` hook; refused
+ * while a declared pack is not ready), the provisioner (with the Cloud Control
+ * timings of earlier runs, saved again on close), the progress renderer, who
+ * can answer questions, and Ctrl-C
  * handling (the first SIGINT/SIGTERM stops new work and lets the command save
  * state and release its locks; the second exits at once, naming the locks that
  * may be left).
@@ -16,7 +17,7 @@ import type { StackEvent } from '../engine/events';
 import { ResourceProvisioner } from '../engine/provisioner';
 import { pollHistoryPath, readPollHistory, writePollHistory } from '../provisioning/poll-history';
 import { PollSchedule } from '../provisioning/poll-schedule';
-import { SchemaStore } from '../provisioning/schema-store';
+import type { SchemaStore } from '../provisioning/schema-store';
 import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import type { StateStore } from '../state/state-store';
 import { ProgressRenderer, chooseProgressMode } from '../ui/progress';
@@ -25,7 +26,7 @@ import { createLogger } from '../util/io-host';
 import { synthesizeApp } from '../synth/synthesize';
 import type { SynthesizedAssembly } from '../synth/cloud-assembly';
 import type { Terminal } from './confirm';
-import { loadProviderRegistry } from './load-provider-packs';
+import { checkPacks, loadPacks } from './load-provider-packs';
 
 export interface EngineSession {
   config: CdkdConfig;
@@ -34,6 +35,7 @@ export interface EngineSession {
   logger: Logger;
   factory: AwsClientFactory;
   store: StateStore;
+  /** The catalogue plus the org-internal types the packs bring. */
   schemas: SchemaStore;
   provisioner: ResourceProvisioner;
   terminal: Terminal;
@@ -52,6 +54,8 @@ export interface EngineSessionOptions {
   progress?: string;
   /** Where messages go instead of the progress renderer (watch's compact view). */
   ioHost?: IoHost;
+  /** The command, for the message refusing packs that are not ready. */
+  command: string;
 }
 
 export async function openEngineSession(options: EngineSessionOptions): Promise<EngineSession> {
@@ -63,14 +67,22 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
   });
   const locked = new LockedStacks(options.ioHost ?? renderer);
   const logger = createLogger(locked);
-  // The app is synthesized with the caller's own environment (as the CDK CLI does, and as `cdkd synth`
-  // does); the AWS calls go through --role-arn when given.
-  const caller = await createClientFactory(config);
-  const factory = actingAs(caller, config);
-  const store = await openStateStore({ config, logger, factory });
-  const schemas = SchemaStore.default();
-  const registry = await loadProviderRegistry(options.oclifConfig, { schemas });
-  for (const problem of registry.problems) logger.warn(problem.message);
+  let registry, caller: AwsClientFactory, factory: AwsClientFactory, store: StateStore;
+  try {
+    // Packs first: a declared pack that is not ready refuses the command before any AWS call.
+    const packs = await loadPacks(options.oclifConfig, config);
+    checkPacks(packs, logger, { strict: config.strictPacks, command: options.command });
+    registry = packs.registry;
+    // The app is synthesized with the caller's own environment (as the CDK CLI does, and as `cdkd synth`
+    // does); the AWS calls go through --role-arn when given.
+    caller = await createClientFactory(config);
+    factory = actingAs(caller, config);
+    store = await openStateStore({ config, logger, factory });
+  } catch (err) {
+    renderer.close();
+    throw err;
+  }
+  const schemas = registry.schemas;
   const historyFile = pollHistoryPath(options.oclifConfig.cacheDir);
   const endpoint = factory.endpointOverride('CloudControl') ?? 'aws';
   const provisioner = new ResourceProvisioner({

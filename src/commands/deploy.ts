@@ -1,5 +1,12 @@
 import { Flags } from '@oclif/core';
-import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
+import {
+  appConfigFlags,
+  appFlags,
+  packConfigFlags,
+  packFlags,
+  stackSelectionFlags,
+  stackSelector,
+} from '../cli/app-flags';
 import { approvalGate } from '../cli/approval';
 import { CdkdCommand } from '../cli/base-command';
 import { deployConfigFlags, deployFlags } from '../cli/deploy-flags';
@@ -31,6 +38,7 @@ Stacks deploy in dependency order (the app's dependencies and its cross-stack re
     ...stackSelectionFlags,
     ...stateFlags,
     ...deployFlags,
+    ...packFlags,
     'outputs-file': Flags.string({
       char: 'O',
       description:
@@ -49,6 +57,7 @@ Stacks deploy in dependency order (the app's dependencies and its cross-stack re
       ...appConfigFlags(flags),
       ...stateConfigFlags(flags),
       ...deployConfigFlags(flags),
+      ...packConfigFlags(flags),
     });
     const parameters = parseParameterArgs(flags.parameters ?? []);
     const session = await openEngineSession({
@@ -56,6 +65,7 @@ Stacks deploy in dependency order (the app's dependencies and its cross-stack re
       oclifConfig: this.config,
       progress: flags.progress,
       terminal: this.terminal(config, flags),
+      command: 'deploy',
     });
     try {
       const assembly = await session.synthesize();

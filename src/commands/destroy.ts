@@ -1,5 +1,12 @@
 import { Flags } from '@oclif/core';
-import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
+import {
+  appConfigFlags,
+  appFlags,
+  packConfigFlags,
+  packFlags,
+  stackSelectionFlags,
+  stackSelector,
+} from '../cli/app-flags';
 import { CdkdCommand } from '../cli/base-command';
 import { confirm } from '../cli/confirm';
 import { openEngineSession } from '../cli/engine-session';
@@ -25,6 +32,7 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
     ...stackSelectionFlags,
     ...stateFlags,
     ...engineFlags,
+    ...packFlags,
     force: Flags.boolean({
       char: 'f',
       description: 'Do not ask for confirmation (needed without a terminal)',
@@ -37,6 +45,7 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
     const config = this.resolveConfig(flags, {
       ...appConfigFlags(flags),
       ...stateConfigFlags(flags),
+      ...packConfigFlags(flags),
       concurrency: flags.concurrency,
     });
     const session = await openEngineSession({
@@ -44,6 +53,7 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
       oclifConfig: this.config,
       progress: flags.progress,
       terminal: this.terminal(config, flags),
+      command: 'destroy',
     });
     try {
       const assembly = await session.synthesize();

@@ -1,12 +1,18 @@
 import { Flags } from '@oclif/core';
-import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
+import {
+  appConfigFlags,
+  appFlags,
+  packConfigFlags,
+  packFlags,
+  stackSelectionFlags,
+  stackSelector,
+} from '../cli/app-flags';
 import { CdkdCommand } from '../cli/base-command';
 import { deployConfigFlags, deployFlags } from '../cli/deploy-flags';
-import { loadProviderRegistry } from '../cli/load-provider-packs';
+import { checkPacks, loadPacks } from '../cli/load-provider-packs';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { diffApp } from '../engine/diff-app';
-import { UNPROVISIONABLE_REMEDY, canProvisionWith } from '../engine/provisionable';
-import { SchemaStore } from '../provisioning/schema-store';
+import { canProvisionWith } from '../engine/provisionable';
 import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import { synthesizeApp } from '../synth/synthesize';
 import { selectWithParameters } from '../cli/deploy-session';
@@ -31,6 +37,7 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
     ...appFlags,
     ...stackSelectionFlags,
     ...stateFlags,
+    ...packFlags,
     fail: Flags.boolean({ description: 'Exit with code 1 when there are changes', default: false }),
     parameters: deployFlags.parameters,
     tags: deployFlags.tags,
@@ -43,14 +50,16 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
       ...appConfigFlags(flags),
       ...stateConfigFlags(flags),
       ...deployConfigFlags(flags),
+      ...packConfigFlags(flags),
     });
     const ioHost = this.ioHost(config.verbose);
     const logger = this.logger(config.verbose);
+    // The plan reads the schemas of the org-internal types the packs bring; a declared pack must be ready.
+    const packs = await loadPacks(this.config, config);
+    checkPacks(packs, logger, { strict: config.strictPacks, command: 'diff' });
     const caller = await createClientFactory(config);
     const factory = actingAs(caller, config);
     const store = await openStateStore({ config, logger, factory });
-    const schemas = SchemaStore.default();
-    const registry = await loadProviderRegistry(this.config, { schemas });
     const assembly = await synthesizeApp({ config, ioHost, aws: caller });
     let diffs;
     try {
@@ -59,11 +68,11 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
       diffs = await diffApp({
         stacks,
         store,
-        schemas,
+        schemas: packs.registry.schemas,
         factory,
         parameters,
         tags: config.tags,
-        canProvision: canProvisionWith(registry, schemas),
+        canProvision: canProvisionWith(packs.registry),
         ioHost,
       });
     } finally {
@@ -76,14 +85,14 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
         const securityText = renderSecurityChanges(security, { color });
         if (securityText) this.log(securityText);
         for (const r of unprovisionable)
-          this.log(`[!] ${r.logicalId} (${r.resourceType}): cdkd cannot deploy it: ${r.reason}`);
+          this.log(`[!] ${r.logicalId} (${r.resourceType}): cdkd cannot deploy it: ${r.reason}. ${r.remedy}`);
       }
       for (const { plan } of diffs) logger.info(`${plan.stackName}: ${summarizePlan(plan)}`);
     }
     for (const { plan, unprovisionable } of diffs) {
       if (unprovisionable.length === 0) continue;
       logger.warn(
-        `${plan.stackName}: cdkd deploy will refuse this stack: ${unprovisionable.map((r) => `${r.logicalId} (${r.resourceType})`).join(', ')} cannot be deployed by cdkd. ${UNPROVISIONABLE_REMEDY}`,
+        `${plan.stackName}: cdkd deploy will refuse this stack: ${unprovisionable.map((r) => `${r.logicalId} (${r.resourceType})`).join(', ')} cannot be deployed by cdkd. ${[...new Set(unprovisionable.map((r) => r.remedy))].join(' ')}`,
       );
     }
     const payload = {

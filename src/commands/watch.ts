@@ -1,4 +1,11 @@
-import { appConfigFlags, appFlags, stackSelectionFlags, stackSelector } from '../cli/app-flags';
+import {
+  appConfigFlags,
+  appFlags,
+  packConfigFlags,
+  packFlags,
+  stackSelectionFlags,
+  stackSelector,
+} from '../cli/app-flags';
 import { CdkdCommand } from '../cli/base-command';
 import { deployConfigFlags, deployFlags } from '../cli/deploy-flags';
 import { openEngineSession } from '../cli/engine-session';
@@ -30,6 +37,7 @@ The files are the ones cdk.json "watch" names ("include" globs, default everythi
     ...appFlags,
     ...stackSelectionFlags,
     ...stateFlags,
+    ...packFlags,
     ...watchDeployFlags,
   };
 
@@ -40,6 +48,7 @@ The files are the ones cdk.json "watch" names ("include" globs, default everythi
       ...appConfigFlags(flags),
       ...stateConfigFlags(flags),
       ...deployConfigFlags(flags),
+      ...packConfigFlags(flags),
     });
     if (!config.watch) {
       throw new ConfigError(
@@ -58,6 +67,7 @@ The files are the ones cdk.json "watch" names ("include" globs, default everythi
       config,
       oclifConfig: this.config,
       progress: 'events',
+      command: 'watch',
       terminal: this.terminal(config, flags),
       ioHost: reporter,
     });

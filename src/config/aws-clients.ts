@@ -1,17 +1,22 @@
 /**
  * The one AWS client factory. Every AWS SDK v3 client cdkd (or a provider pack)
  * uses is built here: region, profile, the SDK credential chain, standard
- * retries, endpoint overrides. Clients are cached per (service, region,
- * credentials) so connections are reused across a deploy.
+ * retries, endpoint overrides. Clients are cached per (client class, region,
+ * credentials) so connections are reused across a deploy; keyed by the class
+ * itself, so two packs built with different SDK versions never get each
+ * other's clients.
  *
  * Every client retries with the SDK's standard strategy; each attempt's
  * outcome, as the SDK classifies it (accepted, throttled, ...), goes to
  * whoever observes calls (the adaptive concurrency of resource operations).
  *
- * Endpoint overrides use the SDK's own `AWS_ENDPOINT_URL` /
- * `AWS_ENDPOINT_URL_<SERVICE>` settings, which the SDK reads by itself; the
- * `--endpoint-url` flag sets the same override for every service. When any
- * override is active S3 uses path-style addressing, which local endpoints need.
+ * The endpoint is resolved by cdkd and passed to every client explicitly: the
+ * `--endpoint-url` flag, else the SDK's standard `AWS_ENDPOINT_URL_<SERVICE>`,
+ * else `AWS_ENDPOINT_URL` (both ignored with `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS`).
+ * A pack's client from an SDK release that reads none of these itself still
+ * goes where cdkd resolved; one too old to take cdkd's configuration safely is
+ * refused. When an override is active S3 uses path-style addressing, which
+ * local endpoints need.
  */
 import type * as CredentialProviders from '@aws-sdk/credential-providers';
 import type * as StsModule from '@aws-sdk/client-sts';
@@ -70,8 +75,65 @@ export type CallObserver = (call: CallOutcome) => void;
 /** Fallback when nothing configures a region, as the CDK CLI does. */
 export const FALLBACK_REGION = 'us-east-1';
 
+/**
+ * The oldest AWS SDK for JavaScript v3 release whose every client resolves
+ * endpoints through endpoint rules (`config.endpointProvider`), so that an
+ * explicit endpoint decides where every request goes.
+ */
+export const MINIMUM_SDK_VERSION = '3.196.0';
+
+/** What the factory reads from a constructed client's resolved configuration. */
+interface ClientShape {
+  config?: { serviceId?: unknown; endpointProvider?: unknown };
+  destroy?: () => void;
+}
+
+/** The SDK service id of each client class (from one probe construction), e.g. `S3`, `Secrets Manager`. */
+const serviceIds = new WeakMap<AwsClientClass<unknown>, string>();
+
+/**
+ * The service id of a client class, or a refusal naming the minimum SDK
+ * version when the class cannot be configured safely.
+ */
+export function serviceIdOf(ClientClass: AwsClientClass<unknown>): string {
+  const known = serviceIds.get(ClientClass);
+  if (known) return known;
+  let probe: ClientShape;
+  try {
+    probe = new ClientClass({ region: FALLBACK_REGION }) as ClientShape;
+  } catch (err) {
+    throw new CdkdError(
+      `${ClientClass.name || 'A client class'} could not be constructed: ${(err as Error).message}`,
+      {
+        code: 'AWS_CLIENT_INVALID',
+        remedy: 'Pass an AWS SDK for JavaScript v3 client class (e.g. SQSClient) to clients.get().',
+      },
+    );
+  }
+  const serviceId = probe.config?.serviceId;
+  const hasEndpointRules = typeof probe.config?.endpointProvider === 'function';
+  probe.destroy?.();
+  if (typeof serviceId !== 'string' || serviceId === '' || !hasEndpointRules) {
+    throw new CdkdError(
+      `${ClientClass.name || 'This client'} is from an AWS SDK for JavaScript release too old for cdkd to configure safely: it has no endpoint rules, so cdkd cannot be sure its requests go to the endpoint cdkd resolved.`,
+      {
+        code: 'AWS_SDK_TOO_OLD',
+        remedy: `Build the pack with @aws-sdk/client-* ${MINIMUM_SDK_VERSION} or newer (a current release is best).`,
+      },
+    );
+  }
+  serviceIds.set(ClientClass, serviceId);
+  return serviceId;
+}
+
+/** `AWS_ENDPOINT_URL_<SERVICE>` of an SDK service id, as the SDK spells it (`Secrets Manager` -> `SECRETS_MANAGER`). */
+export function serviceEndpointVariable(serviceId: string): string {
+  return `AWS_ENDPOINT_URL_${serviceId.toUpperCase().replace(/[ -]/g, '_')}`;
+}
+
 export class AwsClientFactory {
-  private readonly clients = new Map<string, unknown>();
+  /** Clients by class, then by `region|credentials`. */
+  private readonly clients = new Map<AwsClientClass<unknown>, Map<string, unknown>>();
   private identity?: Promise<CallerIdentity>;
 
   private constructor(
@@ -155,7 +217,7 @@ export class AwsClientFactory {
     if (this.options.endpointUrl)
       return { url: this.options.endpointUrl, source: this.options.endpointSource ?? '--endpoint-url' };
     if (/^true$/i.test(env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS ?? '')) return undefined;
-    const serviceVar = serviceId && `AWS_ENDPOINT_URL_${serviceId.toUpperCase().replace(/[ -]/g, '_')}`;
+    const serviceVar = serviceId && serviceEndpointVariable(serviceId);
     if (serviceVar && env[serviceVar]) return { url: env[serviceVar], source: serviceVar };
     if (env.AWS_ENDPOINT_URL) return { url: env.AWS_ENDPOINT_URL, source: 'AWS_ENDPOINT_URL' };
     return undefined;
@@ -171,31 +233,44 @@ export class AwsClientFactory {
     };
   }
 
-  /** The cached client of this class for the region. */
+  /**
+   * The cached client of this class for the region. Refuses a class from an SDK
+   * too old to be configured safely (see {@link MINIMUM_SDK_VERSION}).
+   */
   get<C>(ClientClass: AwsClientClass<C>, options: ClientOptions = {}): C {
     const region = options.region ?? this.region;
-    const key = `${ClientClass.name}|${region}|${this.credentialsKey}`;
-    let client = this.clients.get(key) as C | undefined;
+    let perClass = this.clients.get(ClientClass);
+    if (!perClass) {
+      perClass = new Map();
+      this.clients.set(ClientClass, perClass);
+    }
+    const key = `${region}|${this.credentialsKey}`;
+    let client = perClass.get(key) as C | undefined;
     if (!client) {
-      const isS3 = ClientClass.name === 'S3Client';
-      const maxAttempts = this.options.maxAttempts ?? 5;
-      const config: Record<string, unknown> = {
-        region,
-        credentials: this.credentials,
-        maxAttempts,
-        retryStrategy: this.retryStrategy(ClientClass.name, maxAttempts),
-      };
-      if (this.options.endpointUrl) config.endpoint = this.options.endpointUrl;
-      if (isS3) {
-        if (this.hasEndpointOverride('S3')) config.forcePathStyle = true;
-        // Buckets in other regions are reached by rebuilding the client for that region, not by redirects.
-        config.followRegionRedirects = false;
-      }
-      client = new ClientClass(config);
-      this.explainErrorsOf(client, ClientClass.name.replace(/Client$/, ''), region);
-      this.clients.set(key, client);
+      client = new ClientClass(this.clientConfig(ClientClass.name, serviceIdOf(ClientClass), region));
+      this.explainErrorsOf(client, serviceIdOf(ClientClass), region);
+      perClass.set(key, client);
     }
     return client;
+  }
+
+  /** What every client of a service gets: region, credentials, retries, and cdkd's endpoint. */
+  private clientConfig(client: string, serviceId: string, region: string): Record<string, unknown> {
+    const maxAttempts = this.options.maxAttempts ?? 5;
+    const config: Record<string, unknown> = {
+      region,
+      credentials: this.credentials,
+      maxAttempts,
+      retryStrategy: this.retryStrategy(client, maxAttempts),
+    };
+    const endpoint = this.endpointOverride(serviceId);
+    if (endpoint) config.endpoint = endpoint;
+    if (serviceId === 'S3') {
+      if (endpoint) config.forcePathStyle = true;
+      // Buckets in other regions are reached by rebuilding the client for that region, not by redirects.
+      config.followRegionRedirects = false;
+    }
+    return config;
   }
 
   /**

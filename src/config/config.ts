@@ -38,6 +38,8 @@ export interface ConfigFlags {
   ci?: boolean;
   /** `--color` / `--no-color`. */
   color?: boolean;
+  /** `--strict-packs`: refuse any provider-pack problem, not only those of declared packs. */
+  strictPacks?: boolean;
 }
 
 /** The shape accepted in a cdkd config file (and under `context.cdkd` in cdk.json). */
@@ -57,6 +59,23 @@ export interface ConfigFile {
   tags?: Record<string, unknown>;
   roleArn?: string;
   context?: Record<string, unknown>;
+  /** The provider packs the project needs: npm package name -> any spec npm accepts. */
+  packs?: Record<string, string>;
+  strictPacks?: boolean;
+  packHookTimeoutSeconds?: number;
+}
+
+/**
+ * The provider packs a project declares (`packs`), with where they were
+ * declared; `cdkd packs install` installs them under {@link projectDir}.
+ */
+export interface DeclaredPacks {
+  /** npm package name -> spec (a semver range, a tag, a tarball path or `file:` URL...). */
+  packs: Record<string, string>;
+  /** The project folder: the lock file and `.cdkd/packs` live here. */
+  projectDir: string;
+  /** Where the declaration was read, for messages (`cdk.json (context.cdkd.packs)`); absent when none. */
+  declaredIn?: string;
 }
 
 /** Which security-relevant changes a deploy asks about (the CDK CLI's `--require-approval`). */
@@ -107,6 +126,12 @@ export interface CdkdConfig {
   color?: boolean;
   /** cdk.json `watch`, when present. */
   watch?: WatchSettings;
+  /** The provider packs the project declares. */
+  packs: DeclaredPacks;
+  /** Refuse every provider-pack problem (not only those of declared packs) before changing anything. */
+  strictPacks: boolean;
+  /** How long a pack's `cdkd:providers` hook may take before it is abandoned. */
+  packHookTimeoutSeconds: number;
   /** Path of the cdkd config file that was loaded, if any. */
   configFile?: string;
   /** Where each resolved setting came from. */
@@ -125,6 +150,8 @@ export const DEFAULTS = {
   lockTtlSeconds: 30 * 60,
   stackConcurrency: 4,
   requireApproval: 'broadening',
+  strictPacks: false,
+  packHookTimeoutSeconds: 30,
 } as const;
 
 /** Environment variables cdkd reads, by setting. */
@@ -137,6 +164,8 @@ export const ENV_VARS = {
   concurrency: 'CDKD_CONCURRENCY',
   stackConcurrency: 'CDKD_STACK_CONCURRENCY',
   endpointUrl: 'CDKD_ENDPOINT_URL',
+  strictPacks: 'CDKD_STRICT_PACKS',
+  packHookTimeoutSeconds: 'CDKD_PACK_HOOK_TIMEOUT_SECONDS',
 } as const;
 
 export const CONFIG_SEARCH_PLACES = [
@@ -154,7 +183,7 @@ export const CONFIG_SEARCH_PLACES = [
   'cdkd.config.ts',
 ];
 
-const FILE_KEYS: Record<keyof ConfigFile, 'string' | 'number' | 'object'> = {
+const FILE_KEYS: Record<keyof ConfigFile, 'string' | 'number' | 'boolean' | 'object'> = {
   app: 'string',
   output: 'string',
   region: 'string',
@@ -169,7 +198,41 @@ const FILE_KEYS: Record<keyof ConfigFile, 'string' | 'number' | 'object'> = {
   tags: 'object',
   roleArn: 'string',
   context: 'object',
+  packs: 'object',
+  strictPacks: 'boolean',
+  packHookTimeoutSeconds: 'number',
 };
+
+/** npm's package-name rule (lower case, URL-safe, optionally `@scope/`). */
+const NPM_PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/;
+
+function validatePacks(value: Record<string, unknown>, where: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(value)) {
+    if (!NPM_PACKAGE_NAME.test(name) || name.length > 214) {
+      throw new ConfigError(
+        `Invalid cdkd configuration in ${where}: packs: '${name}' is not an npm package name.`,
+        {
+          remedy: 'Name each pack by its npm package name, e.g. "@acme/cdkd-provider-billing": "~2.3.0".',
+        },
+      );
+    }
+    if (typeof spec !== 'string' || spec.trim() === '') {
+      throw new ConfigError(
+        `Invalid cdkd configuration in ${where}: packs: '${name}' must map to a version range, tag or path, got ${JSON.stringify(spec)}.`,
+        { remedy: `For example "${name}": "^1.0.0".` },
+      );
+    }
+    if (spec.startsWith('npm:')) {
+      throw new ConfigError(
+        `Invalid cdkd configuration in ${where}: packs: '${name}' is an npm alias (${spec}); a pack is declared by its own package name.`,
+        { remedy: `Declare the aliased package under its own name instead of ${name}.` },
+      );
+    }
+    out[name] = spec.trim();
+  }
+  return out;
+}
 
 function validateFileConfig(value: unknown, where: string): ConfigFile {
   if (value === null || value === undefined) return {};
@@ -195,7 +258,7 @@ function validateFileConfig(value: unknown, where: string): ConfigFile {
         `Invalid cdkd configuration in ${where}: '${key}' must be a ${expected}, got ${JSON.stringify(v)}.`,
       );
     }
-    out[key] = v;
+    out[key] = key === 'packs' ? validatePacks(v as Record<string, unknown>, where) : v;
   }
   return out as ConfigFile;
 }
@@ -340,6 +403,13 @@ function findFirstExisting(cwd: string): string | undefined {
     .find((p) => fs.existsSync(p));
 }
 
+function parseBoolean(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (/^(1|true|yes)$/i.test(value)) return true;
+  if (/^(0|false|no)$/i.test(value)) return false;
+  throw new ConfigError(`Environment variable ${name} must be true or false, got '${value}'.`);
+}
+
 function parseNumber(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
@@ -458,6 +528,25 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
   }
   const roleArn = pick('roleArn', flags.roleArn, undefined, cdkJson.cdkd.roleArn ?? cdkJson.roleArn);
   const tags = resolveTags(flags.tags, file.tags, cdkJson, sources);
+  const strictPacks = pick(
+    'strictPacks',
+    flags.strictPacks,
+    parseBoolean(env[ENV_VARS.strictPacks], ENV_VARS.strictPacks),
+    cdkJson.cdkd.strictPacks,
+  );
+  const packHookTimeoutSeconds = pick(
+    'packHookTimeoutSeconds',
+    undefined,
+    parseNumber(env[ENV_VARS.packHookTimeoutSeconds], ENV_VARS.packHookTimeoutSeconds),
+    cdkJson.cdkd.packHookTimeoutSeconds,
+  );
+  // Declared packs come from one place, never merged: the config file's list, else cdk.json's.
+  const packs: DeclaredPacks = file.packs
+    ? { packs: file.packs, projectDir: cwd, declaredIn: `${configFile} (packs)` }
+    : cdkJson.cdkd.packs
+      ? { packs: cdkJson.cdkd.packs, projectDir: cwd, declaredIn: 'cdk.json (context.cdkd.packs)' }
+      : { packs: {}, projectDir: cwd };
+  if (packs.declaredIn) sources.packs = file.packs ? 'config-file' : 'cdk.json';
   if (concurrency === undefined) sources.concurrency = 'default';
   const verbose = flags.verbose ?? false;
   sources.verbose = flags.verbose === undefined ? 'default' : 'cli-flag';
@@ -500,6 +589,9 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     ci: flags.ci ?? isCiEnvironment(env),
     color: flags.color ?? (env.NO_COLOR !== undefined && env.NO_COLOR !== '' ? false : undefined),
     watch: cdkJson.watch,
+    packs,
+    strictPacks: withDefault('strictPacks', strictPacks),
+    packHookTimeoutSeconds: withDefault('packHookTimeoutSeconds', packHookTimeoutSeconds),
     configFile,
     sources,
   };

@@ -33,7 +33,6 @@ import { jsonEqual } from '../util/json-patch';
 import { StateCrossStackResolver } from './cross-stack';
 import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
 import { liveAttributeReader, withAttribute } from './live-attributes';
-import { assertProvisionable } from './provisionable';
 import type { ResourceAction, ResourceEvent, StackSummary } from './events';
 import type { ResourceProvisioner, RoutedProvider } from './provisioner';
 import { stackResolverEnv } from './resolver-env';
@@ -168,7 +167,7 @@ export async function deployStack(
     resolverEnv: env,
     force: options.force,
   });
-  assertProvisionable(preview, (type) => provisioner.canProvision(type), stackName);
+  provisioner.assertProvisionable(preview, before?.state.resources ?? {});
   if (
     !preview.hasChanges &&
     before &&
@@ -324,12 +323,7 @@ export async function deployStack(
       const properties = await withSecrets(resolved.properties);
       let routed: RoutedProvider;
       try {
-        routed = provisioner.route(
-          type,
-          properties,
-          region,
-          action === 'UPDATE' ? record?.provisionedBy : undefined,
-        );
+        routed = provisioner.route(type, properties, region, action === 'UPDATE' ? record : undefined);
       } catch (err) {
         emit({ logicalId, resourceType: type, action, status: 'failed', reason: (err as Error).message });
         throw err;
@@ -393,7 +387,7 @@ export async function deployStack(
             properties: created.effectiveProperties ?? resolved.properties,
             physicalId: created.physicalId,
             attributes: created.attributes ?? {},
-            provisionedBy: routed.provisionedBy,
+            ...routed.provenance,
           };
           pending.delete(logicalId);
           if (action === 'REPLACE') {
@@ -430,7 +424,7 @@ export async function deployStack(
             properties: updated.effectiveProperties ?? resolved.properties,
             physicalId: updated.physicalId,
             attributes: updated.attributes ?? record!.attributes ?? {},
-            provisionedBy: routed.provisionedBy,
+            ...routed.provenance,
           };
           if (!resolved.deletionPolicy) delete working[logicalId].deletionPolicy;
           if (!resolved.updateReplacePolicy) delete working[logicalId].updateReplacePolicy;

@@ -105,6 +105,7 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
         },
       );
     }
+    provisioner.assertDeletable(stackName, state.resources);
     const remaining: Record<string, ResourceState> = { ...state.resources };
     const dag = buildDeletionGraph(state.resources);
     emitStackEvent(

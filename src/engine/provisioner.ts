@@ -2,7 +2,9 @@
  * Runs one resource operation against the right provider: routes the resource
  * (SDK provider from a pack, or Cloud Control), retries transient AWS errors
  * with the one retry helper, and turns failures into errors that name the
- * resource, its type, the AWS error and what to do.
+ * resource, its type, the AWS error and what to do. Before a stack changes, it
+ * checks that every planned operation has a provider (see
+ * {@link ResourceProvisioner.assertProvisionable}).
  *
  * One provisioner serves a whole run, so it also owns what the run's resource
  * operations share: the Cloud Control poll schedule (requests learn from each
@@ -23,10 +25,12 @@ import type { CloudControlProviderOptions } from '../provisioning/cloud-control-
 import { PollSchedule } from '../provisioning/poll-schedule';
 import type { PollStats } from '../provisioning/poll-schedule';
 import { createProviderContext } from '../provisioning/provider-context';
-import { canProvisionWith } from './provisionable';
-import type { ProviderRegistry, RouteDecision } from '../provisioning/provider-registry';
+import { unprovisionableReason } from './provisionable';
+import type { ProviderRegistry, RecordedProvenance, RouteDecision } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
+import type { StackPlan } from '../plan/types';
 import type { ProvisionedBy, ResourceState } from '../state/types';
+import { containsUnknown } from '../template/unknown';
 import { AdaptiveConcurrency } from '../util/adaptive-concurrency';
 import type { AdaptiveConcurrencyOptions, OperationPool, PoolStats } from '../util/adaptive-concurrency';
 import type { ConcurrencyGate } from '../util/concurrency';
@@ -37,6 +41,7 @@ import type { RetryOptions } from '../util/retry';
 
 export interface ProvisionerOptions {
   registry: ProviderRegistry;
+  /** The registry's schemas (the catalogue plus the org-internal types its packs bring). */
   schemas: SchemaStore;
   factory: AwsClientFactory;
   logger: Logger;
@@ -50,11 +55,20 @@ export interface ProvisionerOptions {
   onRetry?: (logicalId: string, err: unknown, attempt: number) => void;
 }
 
-/** A routed provider, with the `provisionedBy` value state records for it. */
+/** Who made a resource, as its state record says; every key present so a spread replaces the old values. */
+export interface Provenance {
+  provisionedBy: ProvisionedBy;
+  providerPack: string | undefined;
+  providerPackVersion: string | undefined;
+}
+
+/** A routed provider, with the provenance state records for it. */
 export interface RoutedProvider {
-  decision: RouteDecision;
+  decision: Exclude<RouteDecision, { route: 'refused' }>;
   provider: ResourceProvider;
   provisionedBy: ProvisionedBy;
+  /** Spread into the resource's state record. */
+  provenance: Provenance;
 }
 
 export type Operation = 'create' | 'update' | 'delete' | 'read';
@@ -75,6 +89,8 @@ function poolOfClient(client: string): OperationPool | undefined {
 
 export class ResourceProvisioner {
   private readonly contexts = new Map<string, ProviderContext>();
+  /** Route warnings already given: each is said once per run. */
+  private readonly warned = new Set<string>();
   private readonly schedule: PollSchedule;
   private readonly concurrency: AdaptiveConcurrency;
 
@@ -136,42 +152,129 @@ export class ResourceProvisioner {
     return ctx;
   }
 
-  /** True when an installed pack registers the type, or Cloud Control can be asked to (the type has a schema). */
+  /** True when an installed pack registers the type, or Cloud Control can be asked to (a catalogued type). */
   canProvision(resourceType: string): boolean {
-    return canProvisionWith(this.options.registry, this.options.schemas)(resourceType);
+    return this.options.registry.canProvision(resourceType);
   }
 
-  /** Routes a resource by its template properties (and a pinned `provisionedBy`). */
+  /**
+   * Routes a resource by its template properties; an update passes the state
+   * record, whose provenance keeps it with the provider that made it.
+   */
   route(
     resourceType: string,
     properties: Record<string, unknown>,
     region: string,
-    pinned?: ProvisionedBy,
+    recorded?: RecordedProvenance,
   ): RoutedProvider {
-    const decision = this.options.registry.providerFor(resourceType, properties, pinned);
-    return this.instantiate(decision, region);
+    return this.instantiate(this.options.registry.providerFor(resourceType, properties, recorded), region);
   }
 
-  /** Routes a recorded resource for deletion: the layer that made it, when it is still installed. */
+  /** Routes a recorded resource for deletion: the provider that made it, when it is still installed. */
   routeRecord(record: ResourceState, region: string): RoutedProvider {
-    if (record.provisionedBy === 'sdk' && this.options.registry.registrationFor(record.resourceType)) {
-      const registration = this.options.registry.registrationFor(record.resourceType)!;
-      return this.instantiate(
-        {
-          route: 'sdk',
-          registration,
-          packName: registration.packName,
-          reason: 'state records it as provisioned by an SDK provider',
-        },
-        region,
+    return this.instantiate(this.options.registry.providerForDelete(record.resourceType, record), region);
+  }
+
+  /**
+   * Refuses, before anything is locked or changed, a plan with an operation no
+   * provider may take: a type nothing can provision (custom resources, nested
+   * stacks, a misspelt or org-internal type without its pack), a route that
+   * would lose track of a resource, or an org-internal resource its schema
+   * rejects. Names every one, with the remedy.
+   */
+  assertProvisionable(plan: StackPlan, recorded: Readonly<Record<string, ResourceState>>): void {
+    const { registry, schemas } = this.options;
+    const problems: string[] = [];
+    const remedies = new Set<string>();
+    const refuse = (logicalId: string, type: string, why: string, remedy: string) => {
+      problems.push(`${logicalId} (${type}): ${why}`);
+      remedies.add(remedy);
+    };
+    for (const r of plan.resources) {
+      const record = Object.prototype.hasOwnProperty.call(recorded, r.logicalId)
+        ? recorded[r.logicalId]
+        : undefined;
+      if (r.action === 'NO_CHANGE' || r.policyOnly) continue;
+      if (r.action === 'DELETE' || r.action === 'REPLACE') {
+        const old = record && !r.retain ? registry.providerForDelete(record.resourceType, record) : undefined;
+        if (old?.route === 'refused')
+          refuse(r.logicalId, record!.resourceType, `cannot be deleted: ${old.reason}`, old.remedy);
+        if (r.action === 'DELETE') continue;
+      }
+      if (!this.canProvision(r.resourceType)) {
+        const [why, remedy] = unprovisionableReason(r.resourceType);
+        refuse(r.logicalId, r.resourceType, why, remedy);
+        continue;
+      }
+      const properties = r.desired?.properties ?? {};
+      const decision = registry.providerFor(
+        r.resourceType,
+        properties,
+        r.action === 'UPDATE' ? record : undefined,
       );
+      if (decision.route === 'refused') refuse(r.logicalId, r.resourceType, decision.reason, decision.remedy);
+      // Nothing else checks an org-internal resource before its pack gets it: validate it against the pack's schema.
+      if (schemas.isPackType(r.resourceType) && !containsUnknown(properties)) {
+        const violations = schemas.validate(r.resourceType, properties);
+        if (violations.length > 0) {
+          refuse(
+            r.logicalId,
+            r.resourceType,
+            violations.map((v) => v.message).join('; '),
+            `Fix the resource's properties against the ${r.resourceType} schema of ${registry.registrationFor(r.resourceType)?.packName ?? 'its pack'}.`,
+          );
+        }
+      }
     }
-    return this.route(record.resourceType, record.properties ?? {}, region, record.provisionedBy);
+    if (problems.length === 0) return;
+    throw new CdkdError(
+      `${plan.stackName} cannot be deployed: ${problems.join('; ')}. Nothing was changed.`,
+      {
+        code: 'UNSUPPORTED_RESOURCE_TYPE',
+        remedy: [...remedies].join(' '),
+      },
+    );
+  }
+
+  /** The same check before a destroy: every recorded resource has a provider that may delete it. */
+  assertDeletable(stackName: string, recorded: Readonly<Record<string, ResourceState>>): void {
+    const problems: string[] = [];
+    const remedies = new Set<string>();
+    for (const [logicalId, record] of Object.entries(recorded)) {
+      if (record.deletionPolicy === 'Retain' || record.deletionPolicy === 'RetainExceptOnCreate') continue;
+      const decision = this.options.registry.providerForDelete(record.resourceType, record);
+      if (decision.route !== 'refused') continue;
+      problems.push(`${logicalId} (${record.resourceType}): ${decision.reason}`);
+      remedies.add(decision.remedy);
+    }
+    if (problems.length === 0) return;
+    throw new CdkdError(`${stackName} cannot be destroyed: ${problems.join('; ')}. Nothing was deleted.`, {
+      code: 'PROVIDER_MISSING',
+      remedy: [...remedies].join(' '),
+    });
   }
 
   private instantiate(decision: RouteDecision, region: string): RoutedProvider {
+    if (decision.route === 'refused') {
+      throw new ProvisioningError(`No provider may take this resource: ${decision.reason}.`, {
+        code: 'PROVIDER_ROUTE_REFUSED',
+        remedy: decision.remedy,
+      });
+    }
+    if (decision.route === 'cc-api' && decision.warning && !this.warned.has(decision.warning.message)) {
+      this.warned.add(decision.warning.message);
+      this.options.logger.warn(`${decision.warning.message}\n${decision.warning.remedy}`);
+    }
     const provider = this.options.registry.providerInstance(decision, this.context(region));
-    return { decision, provider, provisionedBy: decision.route === 'sdk' ? 'sdk' : 'cc-api' };
+    const provenance: Provenance =
+      decision.route === 'sdk'
+        ? {
+            provisionedBy: 'sdk',
+            providerPack: decision.registration.packName,
+            providerPackVersion: decision.registration.packVersion,
+          }
+        : { provisionedBy: 'cc-api', providerPack: undefined, providerPackVersion: undefined };
+    return { decision, provider, provisionedBy: provenance.provisionedBy, provenance };
   }
 
   create(

@@ -1,20 +1,31 @@
 /**
  * The provider registry: which provider pack provisions which resource type,
- * and, per resource, whether the SDK provider or Cloud Control does.
+ * and, per resource, whether an SDK provider or Cloud Control does.
  *
- * It is built from what every installed pack's `cdkd:providers` hook returned
- * (collected by the CLI, see src/cli/load-provider-packs.ts) and validates each
- * registration against cdkd's schemas. A bad registration is refused with one
- * message naming pack, type and property; the pack's other registrations and
- * every other pack still load.
+ * It is built from what every pack's `cdkd:providers` hook returned (collected
+ * by the CLI, see src/cli/load-provider-packs.ts) and validates each pack and
+ * registration: the pack's declared name is its package name, its API version
+ * is supported, every type is in cdkd's catalogue or comes with its own schema
+ * (an org-internal type), every handled property belongs to the type. A bad
+ * registration is refused with one message naming pack, type and property, plus
+ * the remedy; the pack's other registrations and every other pack still load.
+ *
+ * Routing keeps a resource with the provider that made it (state records the
+ * pack and its version) and moves it between a pack and Cloud Control only when
+ * the pack declares that its physical ids are the type's Cloud Control
+ * identifiers.
  */
 import type { ProviderContext, ProviderRegistration, ResourceProvider } from '../plugin-api';
 import { SUPPORTED_PLUGIN_API_VERSIONS } from '../plugin-api';
-import { ProvisioningError } from '../util/errors';
-import type { SchemaStore } from './schema-store';
+import { CdkdError, ProvisioningError } from '../util/errors';
+import { convertPackSchema } from './pack-schema';
+import type { CfnResourceSchema, SchemaStore } from './schema-store';
 
-/** How a pack is installed: bundled with cdkd (`core`), `cdkd plugins install` (`user`), `cdkd plugins link` (`link`). */
-export type PackInstallType = 'core' | 'user' | 'link';
+/**
+ * How a pack is installed: bundled with cdkd (`core`), `cdkd plugins install`
+ * (`user`), `cdkd plugins link` (`link`), `cdkd packs install` (`project`).
+ */
+export type PackInstallType = 'core' | 'user' | 'link' | 'project';
 
 /** What one plugin's `cdkd:providers` hook produced. */
 export interface LoadedPack {
@@ -22,9 +33,11 @@ export interface LoadedPack {
   pluginName: string;
   /** How the plugin is installed; oclif's other kinds (e.g. `dev`) rank as `core`. */
   pluginType: PackInstallType | string;
+  /** The plugin's package version. */
+  pluginVersion?: string;
   /** The hook's return value, unchecked. */
   result?: unknown;
-  /** The hook threw, or could not be loaded. */
+  /** The hook threw, could not be loaded, or did not answer in time. */
   error?: unknown;
 }
 
@@ -33,25 +46,43 @@ export interface RegistrationProblem {
   /** The pack's declared name, or its plugin name when it declared none. */
   pack: string;
   pluginName: string;
+  /** How the refused pack is installed. */
+  pluginType: PackInstallType;
   resourceType?: string;
   /** The offending properties, when properties are the problem. */
   properties?: string[];
   /** One line naming pack, type and property. */
   message: string;
+  /** What to do about it. */
+  remedy: string;
 }
 
 /** A validated registration. */
 export interface RegisteredProvider {
   resourceType: string;
-  /** The pack's declared name. */
+  /** The pack's declared name (its package name). */
   packName: string;
   pluginName: string;
   pluginType: PackInstallType;
+  /** The pack's package version, when known. */
+  packVersion?: string;
   handledProperties: ReadonlySet<string>;
   /** By-design unhandled properties and their rationales. */
   unhandledByDesign: ReadonlyMap<string, string>;
+  /** The provider's physical ids are the type's Cloud Control identifiers (resources may move). */
+  physicalIdIsPrimaryIdentifier: boolean;
+  /** The schema the pack brought for a type outside the catalogue (cdkd's format). */
+  ownSchema?: CfnResourceSchema;
   /** The pack's registration object (its `createProvider` builds providers). */
   registration: ProviderRegistration;
+}
+
+/** A pack that answered and passed the pack-level checks. */
+export interface LoadedPackInfo {
+  packName: string;
+  pluginName: string;
+  pluginType: PackInstallType;
+  packVersion?: string;
 }
 
 /** A registration that lost to a higher-ranked one for the same type. */
@@ -63,27 +94,61 @@ export interface ProviderOverride {
   overriddenPack: string;
 }
 
+/** The `provisionedBy` value recorded in state. */
+export type ProvisionedBy = 'sdk' | 'cc-api';
+
+/** Who made a recorded resource: the provenance fields of its state record. */
+export interface RecordedProvenance {
+  provisionedBy?: ProvisionedBy;
+  /** The pack that provisioned it (absent: Cloud Control, or a record older than pack provenance). */
+  providerPack?: string;
+  providerPackVersion?: string;
+}
+
 /** Where one resource is provisioned, and why. */
 export type RouteDecision =
-  | { route: 'sdk'; registration: RegisteredProvider; packName: string; reason: string }
+  | {
+      route: 'sdk';
+      registration: RegisteredProvider;
+      packName: string;
+      reason: string;
+      /** It was provisioned elsewhere (Cloud Control, another pack) and moves to this pack. */
+      moved?: true;
+    }
   | {
       route: 'cc-api';
       reason: string;
       /** Template properties the type's SDK provider does not handle, when that is the reason. */
       unhandledProperties?: string[];
+      /** It was provisioned by a pack and moves to Cloud Control. */
+      moved?: true;
+      /** Said once per run: a pack that made resources is missing, so they go to Cloud Control. */
+      warning?: { message: string; remedy: string };
+    }
+  | {
+      /** No provider may take it: changing it would lose track of the resource. */
+      route: 'refused';
+      reason: string;
+      remedy: string;
     };
 
-/** The `provisionedBy` value recorded in state; only `'cc-api'` pins a resource. */
-export type ProvisionedBy = 'sdk' | 'cc-api';
-
-/** Builds the Cloud Control provider for a region (supplied by the engine; a later issue implements it). */
+/** Builds the Cloud Control provider for a region (supplied by the engine). */
 export type CloudControlProviderFactory = (ctx: ProviderContext) => ResourceProvider;
 
-/** Ranks of install types: a user-installed or linked pack replaces a bundled one. */
-const RANK: Record<PackInstallType, number> = { core: 0, user: 1, link: 1 };
+export interface ProviderRegistryOptions {
+  cloudControl?: CloudControlProviderFactory;
+  /**
+   * Refuse to move a resource whose pack is not installed to Cloud Control
+   * (`--strict-packs`); by default it moves, with a warning.
+   */
+  strictPacks?: boolean;
+}
+
+/** Ranks of install types: a project's declared pack beats a linked or installed one, which beats a bundled one. */
+const RANK: Record<PackInstallType, number> = { core: 0, user: 1, link: 1, project: 2 };
 
 function installTypeOf(pluginType: string): PackInstallType {
-  return pluginType === 'user' || pluginType === 'link' ? pluginType : 'core';
+  return pluginType === 'user' || pluginType === 'link' || pluginType === 'project' ? pluginType : 'core';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -98,22 +163,71 @@ function quoteList(names: string[]): string {
   return names.join(', ');
 }
 
+/** The decision to use `r`. */
+function packRoute(r: RegisteredProvider, reason: string, moved = false): RouteDecision {
+  return { route: 'sdk', registration: r, packName: r.packName, reason, ...(moved ? { moved: true } : {}) };
+}
+
+/** The decision to use `r`, which handles every property the template sets. */
+function handlesAll(r: RegisteredProvider): RouteDecision {
+  return packRoute(r, `${r.packName} handles every property the template sets`);
+}
+
+/** Why `r` cannot take a resource on its own: the properties it does not handle. */
+function setsUnhandled(unhandled: string[], r: RegisteredProvider, type: string): string {
+  return `the template sets ${quoteList(unhandled)}, which ${r.packName} does not handle for ${type}`;
+}
+
+/** How to get a working pack, by how it is installed. */
+export function packRemedy(pluginType: PackInstallType, pluginName: string): string {
+  switch (pluginType) {
+    case 'project':
+      return `Install a version of ${pluginName} that works: change its range under packs and run \`cdkd packs install\` (or \`cdkd packs upgrade ${pluginName}\`).`;
+    case 'user':
+      return `Update it (\`cdkd plugins update\`) or uninstall it (\`cdkd plugins uninstall ${pluginName}\`).`;
+    case 'link':
+      return `Fix the linked pack, or unlink it (\`cdkd plugins unlink ${pluginName}\`).`;
+    default:
+      return `${pluginName} is bundled with cdkd: reinstall cdkd.`;
+  }
+}
+
+/** How to install a missing pack that made resources. */
+function installRemedy(pack: string): string {
+  return `Install ${pack}: declare it under packs and run \`cdkd packs install\`, or run \`cdkd plugins install ${pack}\`.`;
+}
+
 export class ProviderRegistry {
   /** Winners by type. */
   private readonly byType = new Map<string, RegisteredProvider>();
   /** Every valid registration, winners and losers, in load order. */
   private readonly valid: RegisteredProvider[] = [];
+  /** Registrations refused for a tie: never used. */
+  private readonly tied = new Set<RegisteredProvider>();
   private readonly instances = new Map<RegisteredProvider, Map<string, ResourceProvider>>();
   private readonly cloudControlInstances = new Map<string, ResourceProvider>();
+  private cloudControl?: CloudControlProviderFactory;
+  private readonly strictPacks: boolean;
   readonly problems: RegistrationProblem[] = [];
   readonly overrides: ProviderOverride[] = [];
-  /** Every pack that answered, by declared name, with its plugin. */
-  readonly packs: { packName: string; pluginName: string; pluginType: PackInstallType }[] = [];
+  /** Every pack that answered and passed the pack-level checks. */
+  readonly packs: LoadedPackInfo[] = [];
+  /** Every pack that was loaded, by plugin name, refused or not. */
+  readonly loaded = new Map<string, { pluginType: PackInstallType; packVersion?: string }>();
+  /**
+   * The schemas every reader should use: the catalogue plus the schemas of the
+   * org-internal types the winning registrations brought.
+   */
+  schemas: SchemaStore;
 
   private constructor(
-    private readonly schemas: SchemaStore,
-    private cloudControl?: CloudControlProviderFactory,
-  ) {}
+    private readonly catalogue: SchemaStore,
+    options: ProviderRegistryOptions,
+  ) {
+    this.schemas = catalogue;
+    this.cloudControl = options.cloudControl;
+    this.strictPacks = options.strictPacks ?? false;
+  }
 
   /**
    * Validates every pack's hook result and ranks the registrations.
@@ -122,18 +236,21 @@ export class ProviderRegistry {
   static fromPacks(
     packs: readonly LoadedPack[],
     schemas: SchemaStore,
-    options: { cloudControl?: CloudControlProviderFactory } = {},
+    options: ProviderRegistryOptions = {},
   ): ProviderRegistry {
-    const registry = new ProviderRegistry(schemas, options.cloudControl);
+    const registry = new ProviderRegistry(schemas, options);
     const sorted = [...packs].sort((a, b) =>
       a.pluginName < b.pluginName ? -1 : a.pluginName > b.pluginName ? 1 : 0,
     );
     for (const pack of sorted) registry.addPack(pack);
     registry.rank();
+    const own = new Map<string, CfnResourceSchema>();
+    for (const r of registry.byType.values()) if (r.ownSchema) own.set(r.resourceType, r.ownSchema);
+    if (own.size > 0) registry.schemas = schemas.withTypes(own);
     return registry;
   }
 
-  /** Supplies the Cloud Control provider (the engine does, once it exists). */
+  /** Supplies the Cloud Control provider (the engine does). */
   setCloudControlProvider(factory: CloudControlProviderFactory): void {
     this.cloudControl = factory;
     this.cloudControlInstances.clear();
@@ -149,48 +266,100 @@ export class ProviderRegistry {
     return [...this.valid];
   }
 
-  /** The registration that provisions `type`, if any. */
+  /** The registration that provisions new resources of `type`, if any. */
   registrationFor(type: string): RegisteredProvider | undefined {
     return this.byType.get(type);
   }
 
+  /** The usable registration of `type` by the pack named `packName` (a winner, or one it overrode). */
+  registrationOf(packName: string, type: string): RegisteredProvider | undefined {
+    return this.valid.find((r) => r.packName === packName && r.resourceType === type && !this.tied.has(r));
+  }
+
+  /** True when something can provision `type`: a pack, or Cloud Control for a catalogued type. */
+  canProvision(type: string): boolean {
+    return this.byType.has(type) || this.catalogue.isCatalogued(type);
+  }
+
   /**
-   * Decides where a resource goes. The SDK provider when the type has one and
-   * every property the template sets is handled or unhandled by design;
-   * otherwise Cloud Control. A resource whose state records `provisionedBy:
-   * 'cc-api'` stays there (sticky); `'sdk'` or absent re-decides.
+   * Decides where a resource goes. A new resource (no `recorded`) goes to the
+   * type's pack when it handles every property the template sets, else to Cloud
+   * Control (an org-internal type cannot go there: refused). A recorded resource
+   * stays with the provider that made it, and moves only when that costs no
+   * physical-id churn: see {@link RouteDecision}.
    */
   providerFor(
     type: string,
     properties: Record<string, unknown>,
-    pinnedProvisionedBy?: ProvisionedBy,
+    recorded?: RecordedProvenance,
   ): RouteDecision {
-    if (pinnedProvisionedBy === 'cc-api') {
+    // A key whose value resolved to nothing (AWS::NoValue) is not set.
+    const set = Object.keys(properties).filter((name) => properties[name] !== undefined);
+    const unhandledBy = (r: RegisteredProvider) =>
+      set.filter((name) => !r.handledProperties.has(name) && !r.unhandledByDesign.has(name)).sort();
+    const current = this.byType.get(type);
+    if (!recorded) return this.newResourceRoute(type, current, unhandledBy);
+
+    if (recorded.provisionedBy === 'cc-api') {
+      if (current?.physicalIdIsPrimaryIdentifier && unhandledBy(current).length === 0) {
+        const reason = `moves from Cloud Control to ${current.packName}, which handles every property the template sets and addresses it by its Cloud Control identifier`;
+        return packRoute(current, reason, true);
+      }
       return {
         route: 'cc-api',
         reason: 'state records it as provisioned by Cloud Control (provisionedBy: cc-api)',
       };
     }
-    const registered = this.byType.get(type);
-    if (!registered) return { route: 'cc-api', reason: `no provider pack registers ${type}` };
-    // A key whose value resolved to nothing (AWS::NoValue) is not set.
-    const unhandled = Object.keys(properties)
-      .filter((name) => properties[name] !== undefined)
-      .filter((name) => !registered.handledProperties.has(name) && !registered.unhandledByDesign.has(name))
-      .sort();
-    if (unhandled.length > 0) {
-      return {
-        route: 'cc-api',
-        reason: `the template sets ${quoteList(unhandled)}, which ${registered.packName} does not handle for ${type}`,
-        unhandledProperties: unhandled,
-      };
+
+    const maker = recorded.providerPack ? this.registrationOf(recorded.providerPack, type) : current;
+    if (!maker) {
+      // A record older than pack provenance whose type no pack registers now: decided afresh, as before.
+      if (!recorded.providerPack) return this.newResourceRoute(type, current, unhandledBy);
+      return this.missingPackRoute(type, recorded, () => this.newResourceRoute(type, undefined, unhandledBy));
+    }
+    const unhandled = unhandledBy(maker);
+    if (unhandled.length === 0) return handlesAll(maker);
+    const sets = setsUnhandled(unhandled, maker, type);
+    if (maker.physicalIdIsPrimaryIdentifier) {
+      const other = current !== maker ? current : undefined;
+      if (other?.physicalIdIsPrimaryIdentifier && unhandledBy(other).length === 0) {
+        const reason = `${sets}; it moves to ${other.packName} (both address it by its Cloud Control identifier)`;
+        return packRoute(other, reason, true);
+      }
+      if (this.catalogue.isCatalogued(type)) {
+        return {
+          route: 'cc-api',
+          moved: true,
+          unhandledProperties: unhandled,
+          reason: `${sets}; it moves to Cloud Control (${maker.packName} addresses it by its Cloud Control identifier)`,
+        };
+      }
     }
     return {
-      route: 'sdk',
-      registration: registered,
-      packName: registered.packName,
-      reason: `${registered.packName} handles every property the template sets`,
+      route: 'refused',
+      reason: `${sets}, and it cannot move: ${
+        this.catalogue.isCatalogued(type)
+          ? `${maker.packName}'s physical ids are not Cloud Control identifiers`
+          : 'Cloud Control cannot provision an org-internal type'
+      }`,
+      remedy: `Upgrade ${maker.packName} to a version that handles ${quoteList(unhandled)}, or remove ${unhandled.length === 1 ? 'it' : 'them'} from the resource.`,
     };
+  }
+
+  /** Where a recorded resource is deleted: the provider that made it, when it is installed. */
+  providerForDelete(type: string, recorded: RecordedProvenance): RouteDecision {
+    if (recorded.provisionedBy === 'cc-api') {
+      return {
+        route: 'cc-api',
+        reason: 'state records it as provisioned by Cloud Control (provisionedBy: cc-api)',
+      };
+    }
+    const maker = recorded.providerPack
+      ? this.registrationOf(recorded.providerPack, type)
+      : this.byType.get(type);
+    if (maker) return packRoute(maker, `state records it as provisioned by ${maker.packName}`);
+    const cloudControl: RouteDecision = { route: 'cc-api', reason: `no provider pack registers ${type}` };
+    return recorded.providerPack ? this.missingPackRoute(type, recorded, () => cloudControl) : cloudControl;
   }
 
   /**
@@ -198,6 +367,12 @@ export class ProviderRegistry {
    * region, created on first use from `ctx`.
    */
   providerInstance(decision: RouteDecision, ctx: ProviderContext): ResourceProvider {
+    if (decision.route === 'refused') {
+      throw new ProvisioningError(`No provider may take this resource: ${decision.reason}.`, {
+        code: 'PROVIDER_ROUTE_REFUSED',
+        remedy: decision.remedy,
+      });
+    }
     if (decision.route === 'sdk') return this.sdkProvider(decision.registration, ctx);
     let instance = this.cloudControlInstances.get(ctx.region);
     if (!instance) {
@@ -226,11 +401,16 @@ export class ProviderRegistry {
     let instance = perRegion.get(ctx.region);
     if (!instance) {
       try {
-        instance = registered.registration.createProvider(ctx);
+        instance = registered.registration.createProvider(packContext(ctx, registered));
       } catch (err) {
         throw new ProvisioningError(
           `Provider pack ${registered.packName} could not create its provider for ${registered.resourceType}: ${describeError(err)}`,
-          { cause: err, code: 'PROVIDER_PACK_ERROR', resource: { resourceType: registered.resourceType } },
+          {
+            cause: err,
+            code: 'PROVIDER_PACK_ERROR',
+            resource: { resourceType: registered.resourceType },
+            remedy: packRemedy(registered.pluginType, registered.pluginName),
+          },
         );
       }
       perRegion.set(ctx.region, instance);
@@ -240,15 +420,73 @@ export class ProviderRegistry {
 
   // -------------------------------------------------------------------------
 
-  private problem(p: Omit<RegistrationProblem, 'message'>, message: string): void {
-    this.problems.push({ ...p, message });
+  /** A new resource: the type's pack when it handles every property set, else Cloud Control. */
+  private newResourceRoute(
+    type: string,
+    current: RegisteredProvider | undefined,
+    unhandledBy: (r: RegisteredProvider) => string[],
+  ): RouteDecision {
+    if (!current) return { route: 'cc-api', reason: `no provider pack registers ${type}` };
+    const unhandled = unhandledBy(current);
+    if (unhandled.length === 0) return handlesAll(current);
+    const sets = setsUnhandled(unhandled, current, type);
+    if (current.ownSchema) {
+      return {
+        route: 'refused',
+        reason: `${sets}, and Cloud Control cannot provision an org-internal type`,
+        remedy: `Add ${quoteList(unhandled)} to the handledProperties of ${current.packName} (or upgrade it), or remove ${unhandled.length === 1 ? 'it' : 'them'} from the resource.`,
+      };
+    }
+    return { route: 'cc-api', reason: sets, unhandledProperties: unhandled };
+  }
+
+  /**
+   * The pack that made a resource is not installed: with `--strict-packs`, or
+   * for a type Cloud Control does not know, refused; otherwise `fallback` (Cloud
+   * Control, as before pack provenance existed), with a warning naming the pack.
+   */
+  private missingPackRoute(
+    type: string,
+    recorded: RecordedProvenance,
+    fallback: () => RouteDecision,
+  ): RouteDecision {
+    const pack = recorded.providerPack!;
+    const who = recorded.providerPackVersion ? `${pack} ${recorded.providerPackVersion}` : pack;
+    if (this.strictPacks || !this.catalogue.isCatalogued(type)) {
+      return {
+        route: 'refused',
+        reason: `it was provisioned by ${who}, which is not installed${this.strictPacks ? ' (--strict-packs)' : ''}`,
+        remedy: installRemedy(pack),
+      };
+    }
+    const decision = fallback();
+    if (decision.route !== 'cc-api') return decision;
+    return {
+      ...decision,
+      moved: true,
+      reason: `it was provisioned by ${who}, which is not installed; it moves to Cloud Control`,
+      warning: {
+        message: `Provider pack ${pack}, which provisioned resources of this app, is not installed: their changes go through Cloud Control (with the physical ids in state).`,
+        remedy: `${installRemedy(pack)} Use --strict-packs to refuse instead.`,
+      },
+    };
+  }
+
+  private problem(
+    p: Omit<RegistrationProblem, 'message' | 'remedy'>,
+    message: string,
+    remedy?: string,
+  ): void {
+    this.problems.push({ ...p, message, remedy: remedy ?? packRemedy(p.pluginType, p.pluginName) });
   }
 
   private addPack(pack: LoadedPack): void {
     const pluginName = pack.pluginName;
+    const pluginType = installTypeOf(pack.pluginType);
+    this.loaded.set(pluginName, { pluginType, packVersion: pack.pluginVersion });
     const declared = isRecord(pack.result) && typeof pack.result.name === 'string' ? pack.result.name : '';
     const packName = declared || pluginName;
-    const where = { pack: packName, pluginName };
+    const where = { pack: packName, pluginName, pluginType };
     if (pack.error !== undefined) {
       this.problem(where, `Provider pack ${pluginName} failed to load: ${describeError(pack.error)}`);
       return;
@@ -265,10 +503,20 @@ export class ProviderRegistry {
       this.problem(where, `Provider pack ${pluginName}: "name" must be a non-empty string.`);
       return;
     }
+    if (declared !== pluginName) {
+      // A pack cannot stand in for another: a fork calling itself @cdkd/provider-sqs is refused.
+      this.problem(
+        { ...where, pack: pluginName },
+        `Provider pack ${pluginName} declares the name ${declared}; a pack's name must be its npm package name, so it is not used.`,
+        `Use a build of ${declared} published under its own name, or ask the maintainers of ${pluginName} to declare "${pluginName}". ${packRemedy(pluginType, pluginName)}`,
+      );
+      return;
+    }
     if (typeof result.apiVersion !== 'number' || !SUPPORTED_PLUGIN_API_VERSIONS.includes(result.apiVersion)) {
       this.problem(
         where,
         `Provider pack ${packName} declares plugin API version ${JSON.stringify(result.apiVersion)}; this cdkd supports ${SUPPORTED_PLUGIN_API_VERSIONS.join(', ')}.`,
+        `Use a version of ${packName} built for plugin API ${SUPPORTED_PLUGIN_API_VERSIONS.join(' or ')}. ${packRemedy(pluginType, pluginName)}`,
       );
       return;
     }
@@ -276,7 +524,7 @@ export class ProviderRegistry {
       this.problem(where, `Provider pack ${packName}: "providers" must be an array of registrations.`);
       return;
     }
-    this.packs.push({ packName, pluginName, pluginType: installTypeOf(pack.pluginType) });
+    this.packs.push({ packName, pluginName, pluginType, packVersion: pack.pluginVersion });
     const seen = new Set<string>();
     result.providers.forEach((entry: unknown, i: number) => {
       const registered = this.validateRegistration(entry, i, packName, pack);
@@ -300,9 +548,10 @@ export class ProviderRegistry {
     pack: LoadedPack,
   ): RegisteredProvider | undefined {
     const pluginName = pack.pluginName;
+    const pluginType = installTypeOf(pack.pluginType);
     if (!isRecord(entry)) {
       this.problem(
-        { pack: packName, pluginName },
+        { pack: packName, pluginName, pluginType },
         `Provider pack ${packName}: providers[${index}] is not a registration object.`,
       );
       return undefined;
@@ -310,12 +559,12 @@ export class ProviderRegistry {
     const type = entry.resourceType;
     if (typeof type !== 'string' || type === '') {
       this.problem(
-        { pack: packName, pluginName },
+        { pack: packName, pluginName, pluginType },
         `Provider pack ${packName}: providers[${index}].resourceType must be a resource type name.`,
       );
       return undefined;
     }
-    const where = { pack: packName, pluginName, resourceType: type };
+    const where = { pack: packName, pluginName, pluginType, resourceType: type };
     const refuse = (why: string, properties?: string[]): undefined => {
       this.problem(
         properties ? { ...where, properties } : where,
@@ -323,7 +572,27 @@ export class ProviderRegistry {
       );
       return undefined;
     };
-    if (!this.schemas.has(type)) return refuse(`${type} is not a resource type cdkd knows`);
+
+    // The schema the registration is checked against: the catalogue's, or the one the pack brings.
+    let schemas = this.catalogue;
+    let ownSchema: CfnResourceSchema | undefined;
+    if (entry.schema !== undefined) {
+      if (this.catalogue.isCatalogued(type)) {
+        return refuse(
+          `${type} is in AWS's CloudFormation catalogue, so cdkd uses its own schema for it; remove "schema" from the registration`,
+        );
+      }
+      const converted = convertPackSchema(entry.schema, type);
+      if (converted.problems) return refuse(quoteList(converted.problems));
+      ownSchema = converted.schema;
+      schemas = this.catalogue.withTypes(new Map([[type, ownSchema]]));
+      const compileError = schemas.compileError(type);
+      if (compileError) return refuse(`its schema is not a valid JSON Schema: ${compileError}`);
+    } else if (!this.catalogue.isCatalogued(type)) {
+      return refuse(
+        `${type} is not a resource type cdkd knows: it is not in AWS's CloudFormation catalogue (resource specification ${this.catalogue.specVersion()}); a pack that provisions an org-internal type must bring its schema ("schema" in the registration, plugin API 1.1)`,
+      );
+    }
     if (typeof entry.createProvider !== 'function') return refuse('createProvider is not a function');
 
     const handled = entry.handledProperties;
@@ -333,9 +602,14 @@ export class ProviderRegistry {
     const byDesignRaw = entry.unhandledByDesign ?? {};
     if (!isRecord(byDesignRaw))
       return refuse('unhandledByDesign must be an object of property name to rationale');
+    if (
+      entry.physicalIdIsPrimaryIdentifier !== undefined &&
+      typeof entry.physicalIdIsPrimaryIdentifier !== 'boolean'
+    )
+      return refuse('physicalIdIsPrimaryIdentifier must be true or false');
 
-    const known = new Set(this.schemas.propertyNames(type));
-    const readOnly = new Set(this.schemas.readOnlyPropertyNames(type));
+    const known = new Set(schemas.propertyNames(type));
+    const readOnly = new Set(schemas.readOnlyPropertyNames(type));
     const byDesign = new Map<string, string>();
     for (const [name, rationale] of Object.entries(byDesignRaw))
       byDesign.set(name, typeof rationale === 'string' ? rationale : '');
@@ -372,9 +646,12 @@ export class ProviderRegistry {
       resourceType: type,
       packName,
       pluginName,
-      pluginType: installTypeOf(pack.pluginType),
+      pluginType,
+      ...(pack.pluginVersion ? { packVersion: pack.pluginVersion } : {}),
       handledProperties: new Set(handled as string[]),
       unhandledByDesign: byDesign,
+      physicalIdIsPrimaryIdentifier: entry.physicalIdIsPrimaryIdentifier === true,
+      ...(ownSchema ? { ownSchema } : {}),
       registration: entry as unknown as ProviderRegistration,
     };
   }
@@ -388,10 +665,13 @@ export class ProviderRegistry {
       const winners = candidates.filter((c) => RANK[c.pluginType] === top);
       if (winners.length > 1) {
         const names = winners.map((w) => `${w.packName} (${w.pluginType})`);
+        // The same message for each (printed once): each pack's own problems name it.
         for (const w of winners) {
+          this.tied.add(w);
           this.problem(
-            { pack: w.packName, pluginName: w.pluginName, resourceType: type },
-            `Provider packs ${names.join(' and ')} both register ${type}; neither is used. Uninstall or unlink one of them.`,
+            { pack: w.packName, pluginName: w.pluginName, pluginType: w.pluginType, resourceType: type },
+            `Provider packs ${names.join(' and ')} both register ${type}; neither is used.`,
+            `Remove one of them (${winners.map((c) => packRemedyVerb(c)).join('; ')}).`,
           );
         }
         continue;
@@ -406,5 +686,43 @@ export class ProviderRegistry {
         });
       }
     }
+  }
+}
+
+/**
+ * The context one pack's provider gets: cdkd's, with the client factory's
+ * refusals (an SDK too old, say) naming the pack.
+ */
+function packContext(ctx: ProviderContext, registered: RegisteredProvider): ProviderContext {
+  return {
+    ...ctx,
+    clients: {
+      get: (ClientClass, options) => {
+        try {
+          return ctx.clients.get(ClientClass, options);
+        } catch (err) {
+          if (!(err instanceof CdkdError)) throw err;
+          throw new CdkdError(`Provider pack ${registered.packName}: ${err.message}`, {
+            code: err.code,
+            cause: err,
+            remedy: `${err.remedy ?? ''} ${packRemedy(registered.pluginType, registered.pluginName)}`.trim(),
+          });
+        }
+      },
+    },
+  };
+}
+
+/** The command that removes a pack, by how it is installed. */
+function packRemedyVerb(r: RegisteredProvider): string {
+  switch (r.pluginType) {
+    case 'project':
+      return `drop ${r.packName} from packs and run \`cdkd packs install\``;
+    case 'link':
+      return `\`cdkd plugins unlink ${r.pluginName}\``;
+    case 'user':
+      return `\`cdkd plugins uninstall ${r.pluginName}\``;
+    default:
+      return `${r.packName} is bundled`;
   }
 }

@@ -1,7 +1,11 @@
 /**
  * Reads cdkd's resource schemas (`schemas/`, generated from the pinned
- * `@aws-cdk/aws-service-spec`, format in docs/schemas.md). A type's schema is
- * read on first use and compiled for validation on first `validate`, once.
+ * `@aws-cdk/aws-service-spec`, format in docs/schemas.md: "the catalogue"). A
+ * type's schema is read on first use and compiled for validation on first
+ * `validate`, once. {@link SchemaStore.withTypes} adds the schemas provider
+ * packs bring for types outside the catalogue (org-internal types); every
+ * reader of schemas asks the same store, so those types plan, resolve and
+ * validate like catalogued ones.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -90,6 +94,12 @@ export const CDKD_SCHEMA_KEYWORDS = [
   'tagging',
 ] as const;
 
+/**
+ * Property-level annotation keywords of the CloudFormation registry schema
+ * format, which a pack's schema may carry (see src/provisioning/pack-schema.ts).
+ */
+export const REGISTRY_PROPERTY_KEYWORDS = ['insertionOrder', 'arrayType', 'relationshipRef'] as const;
+
 /** `schemas/` of this package: two levels up from both `src/provisioning` and `dist/provisioning`. */
 export const DEFAULT_SCHEMAS_DIR = path.resolve(__dirname, '..', '..', 'schemas');
 
@@ -107,7 +117,13 @@ export class SchemaStore {
   private ajv?: Ajv;
   private static shared?: SchemaStore;
 
-  constructor(private readonly dir: string = DEFAULT_SCHEMAS_DIR) {}
+  constructor(
+    private readonly dir: string = DEFAULT_SCHEMAS_DIR,
+    /** Schemas of types outside the catalogue (from provider packs), by type. */
+    private readonly packTypes: ReadonlyMap<string, CfnResourceSchema> = new Map(),
+    /** The store whose catalogue (and its caches) this one shares. */
+    private readonly base?: SchemaStore,
+  ) {}
 
   /** The process-wide store over the package's own `schemas/`. */
   static default(): SchemaStore {
@@ -115,22 +131,49 @@ export class SchemaStore {
     return SchemaStore.shared;
   }
 
+  /**
+   * A store that also knows `types` (schemas of types outside the catalogue, in
+   * cdkd's format), sharing this store's catalogue and caches. A type that is in
+   * the catalogue cannot be replaced this way.
+   */
+  withTypes(types: ReadonlyMap<string, CfnResourceSchema>): SchemaStore {
+    const catalogue = this.base ?? this;
+    for (const type of types.keys()) {
+      if (catalogue.isCatalogued(type)) throw new Error(`${type} is in the catalogue; it cannot be replaced`);
+    }
+    return new SchemaStore(this.dir, new Map([...this.packTypes, ...types]), catalogue);
+  }
+
   /** The `@aws-cdk/aws-service-spec` version the schemas were generated from. */
   specVersion(): string {
     return this.loadIndex().specVersion;
   }
 
-  /** Every known type name, sorted. */
+  /** Every known type name (catalogued, then from packs), sorted. */
   types(): string[] {
-    return Object.keys(this.loadIndex().types);
+    const catalogued = Object.keys(this.loadIndex().types);
+    return this.packTypes.size === 0 ? catalogued : [...catalogued, ...this.packTypes.keys()].sort();
   }
 
   has(type: string): boolean {
+    return this.packTypes.has(type) || this.isCatalogued(type);
+  }
+
+  /** True for a type of AWS's catalogue (`schemas/`): one Cloud Control can be asked to provision. */
+  isCatalogued(type: string): boolean {
     return Object.prototype.hasOwnProperty.call(this.loadIndex().types, type);
+  }
+
+  /** True for a type whose schema a provider pack brought. */
+  isPackType(type: string): boolean {
+    return this.packTypes.has(type);
   }
 
   /** The schema of `type`; throws a {@link ValidationError} for an unknown type. */
   get(type: string): CfnResourceSchema {
+    const fromPack = this.packTypes.get(type);
+    if (fromPack) return fromPack;
+    if (this.base) return this.base.get(type);
     const cached = this.schemas.get(type);
     if (cached) return cached;
     const file = this.has(type) ? this.loadIndex().types[type] : undefined;
@@ -204,6 +247,7 @@ export class SchemaStore {
    * unknown and read-only properties, missing required ones, wrong types. `[]` when valid.
    */
   validate(type: string, properties: Record<string, unknown>): SchemaViolation[] {
+    if (this.base && !this.packTypes.has(type)) return this.base.validate(type, properties);
     const readOnly = new Set(this.readOnlyPropertyNames(type));
     const violations: SchemaViolation[] = Object.keys(properties)
       .filter((name) => readOnly.has(name))
@@ -213,6 +257,19 @@ export class SchemaStore {
       for (const err of validator.errors ?? []) violations.push(toViolation(type, err));
     }
     return violations;
+  }
+
+  /**
+   * Compiles the type's schema (the first `validate` would): `undefined` when it
+   * compiles, else ajv's reason. Checks a schema a pack brought.
+   */
+  compileError(type: string): string | undefined {
+    try {
+      this.validator(type);
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
   }
 
   private validator(type: string): ValidateFunction {
@@ -231,13 +288,15 @@ export class SchemaStore {
       const addFormats = (require('ajv-formats') as typeof AjvFormatsModule).default;
       const ajv = new AjvClass({ allErrors: true, strict: true });
       addFormats(ajv);
-      for (const keyword of CDKD_SCHEMA_KEYWORDS) ajv.addKeyword({ keyword });
+      for (const keyword of [...CDKD_SCHEMA_KEYWORDS, ...REGISTRY_PROPERTY_KEYWORDS])
+        ajv.addKeyword({ keyword });
       this.ajv = ajv;
     }
     return this.ajv;
   }
 
   private loadIndex(): SchemaIndex {
+    if (this.base) return this.base.loadIndex();
     if (!this.index) {
       const file = path.join(this.dir, 'index.json');
       if (!fs.existsSync(file)) {

@@ -27,6 +27,16 @@ export function formatProvisionedBy(resource: Pick<ResourceState, 'provisionedBy
   return resource.provisionedBy ?? '(sdk, legacy default)';
 }
 
+/** The pack that provisioned a resource, with its version: `@cdkd/provider-sqs@0.1.0`, or `-`. */
+export function formatProviderPack(
+  resource: Pick<ResourceState, 'providerPack' | 'providerPackVersion'>,
+): string {
+  if (!resource.providerPack) return '-';
+  return resource.providerPackVersion
+    ? `${resource.providerPack}@${resource.providerPackVersion}`
+    : resource.providerPack;
+}
+
 function iso(ms: number | undefined): string {
   return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : '-';
 }
@@ -97,6 +107,7 @@ export function renderResource(logicalId: string, r: ResourceState): string[] {
     `  PhysicalId: ${r.physicalId}`,
     `  ProvisionedBy: ${formatProvisionedBy(r)}`,
   ];
+  if (r.providerPack) lines.push(`  ProviderPack: ${formatProviderPack(r)}`);
   if (r.deletionPolicy) lines.push(`  DeletionPolicy: ${r.deletionPolicy}`);
   if (r.updateReplacePolicy) lines.push(`  UpdateReplacePolicy: ${r.updateReplacePolicy}`);
   if (r.dependencies?.length) lines.push(`  Dependencies: ${r.dependencies.join(', ')}`);
@@ -152,8 +163,14 @@ export function renderStackView(view: StackView, meta?: Map<StackView, StackView
 
 export function renderResourceTable(resources: Record<string, ResourceState>): string[] {
   return table(
-    ['LOGICAL ID', 'TYPE', 'PROVISIONED BY', 'PHYSICAL ID'],
-    Object.entries(resources).map(([id, r]) => [id, r.resourceType, formatProvisionedBy(r), r.physicalId]),
+    ['LOGICAL ID', 'TYPE', 'PROVISIONED BY', 'PACK', 'PHYSICAL ID'],
+    Object.entries(resources).map(([id, r]) => [
+      id,
+      r.resourceType,
+      formatProvisionedBy(r),
+      formatProviderPack(r),
+      r.physicalId,
+    ]),
   );
 }
 

@@ -31,6 +31,14 @@ export interface ResourceState {
   updateReplacePolicy?: PolicyAttribute;
   /** v7+: provisioning layer. */
   provisionedBy?: ProvisionedBy;
+  /**
+   * The provider pack (npm package name) that provisioned the resource, when an
+   * SDK provider did. A cdkd addition, optional: the reference tool ignores it,
+   * and a record without it routes as before pack provenance existed.
+   */
+  providerPack?: string;
+  /** The version of {@link providerPack} that last created or updated the resource. */
+  providerPackVersion?: string;
 }
 
 /** v4+: an Fn::ImportValue this stack resolved (strong reference). */

@@ -92,7 +92,7 @@ describe('provider packs through the CLI', () => {
     ]);
     const human = cdkd('providers');
     expect(human.status).toBe(0);
-    expect(human.stdout).toMatch(/^AWS::SQS::Queue\s+@cdkd\/provider-sqs\s+core\s+16\s+0\s+16$/m);
+    expect(human.stdout).toMatch(/^AWS::SQS::Queue\s+@cdkd\/provider-sqs\s+0\.1\.0\s+core\s+16\s+0\s+16$/m);
   });
 
   it('finds a linked plain-JavaScript pack, checks it, and forgets it when uninstalled', () => {

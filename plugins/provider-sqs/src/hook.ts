@@ -19,6 +19,8 @@ export function sqsProviderPack(): ProviderPack {
       {
         resourceType: QUEUE_TYPE,
         handledProperties: [...QUEUE_HANDLED_PROPERTIES],
+        // The queue URL is the physical id, and Cloud Control's identifier of a queue.
+        physicalIdIsPrimaryIdentifier: true,
         createProvider: (ctx) => new SqsQueueProvider(ctx),
       },
       {

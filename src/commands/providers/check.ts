@@ -1,10 +1,9 @@
 import { Flags } from '@oclif/core';
-import { loadProviderRegistry } from '../../cli/load-provider-packs';
+import { loadPacks } from '../../cli/load-provider-packs';
 import { CdkdCommand } from '../../cli/base-command';
 import { propertyCoverage } from '../../provisioning/property-coverage';
 import type { PropertyCoverage } from '../../provisioning/property-coverage';
 import type { RegistrationProblem } from '../../provisioning/provider-registry';
-import { SchemaStore } from '../../provisioning/schema-store';
 import { formatTable } from '../../ui/table';
 
 export interface ProviderCheckResult {
@@ -38,8 +37,8 @@ export default class ProvidersCheck extends CdkdCommand {
 
   async run(): Promise<ProviderCheckResult> {
     const { flags } = await this.parse(ProvidersCheck);
-    const schemas = SchemaStore.default();
-    const registry = await loadProviderRegistry(this.config, { schemas });
+    const { registry } = await loadPacks(this.config, this.resolveConfig(flags));
+    const schemas = registry.schemas;
 
     const selected = (name: { packName?: string; pack?: string; pluginName: string }): boolean =>
       flags.pack === undefined ||
@@ -64,7 +63,8 @@ export default class ProvidersCheck extends CdkdCommand {
     const ok = problems.length === 0 && !(flags.strict && unaccounted.length > 0);
 
     if (!this.jsonEnabled()) this.render(coverage);
-    for (const message of new Set(problems.map((p) => p.message))) this.logToStderr(`Error: ${message}`);
+    for (const text of new Set(problems.map((p) => `${p.message}\n${p.remedy}`)))
+      this.logToStderr(`Error: ${text}`);
     for (const c of unaccounted) {
       const names = c.properties.filter((p) => p.status === 'unaccounted').map((p) => p.property);
       this.logToStderr(

@@ -1,6 +1,6 @@
-import { loadProviderRegistry } from '../../cli/load-provider-packs';
 import { CdkdCommand } from '../../cli/base-command';
-import { SchemaStore } from '../../provisioning/schema-store';
+import { loadPacks } from '../../cli/load-provider-packs';
+import type { PackSession } from '../../cli/load-provider-packs';
 import type { ProviderOverride, RegistrationProblem } from '../../provisioning/provider-registry';
 import { formatTable } from '../../ui/table';
 
@@ -9,10 +9,14 @@ export interface ProviderListEntry {
   resourceType: string;
   /** The pack's declared name. */
   pack: string;
+  /** The pack's version. */
+  version?: string;
   /** The oclif plugin that carries it. */
   plugin: string;
-  /** core (bundled), user (installed) or link (linked). */
+  /** core (bundled), user (installed), link (linked) or project (`cdkd packs install`). */
   install: string;
+  /** The type's schema came with the pack (an org-internal type). */
+  ownSchema: boolean;
   handled: number;
   byDesign: number;
   /** Properties a template can set (read-only ones excluded). */
@@ -36,22 +40,24 @@ export default class Providers extends CdkdCommand {
   static override enableJsonFlag = true;
 
   async run(): Promise<ProviderListResult> {
-    await this.parse(Providers);
-    const schemas = SchemaStore.default();
-    const registry = await loadProviderRegistry(this.config, { schemas });
+    const { flags } = await this.parse(Providers);
+    const packs = await loadPacks(this.config, this.resolveConfig(flags));
+    const { registry } = packs;
+    const schemas = registry.schemas;
     const providers = registry.registrations().map((r) => ({
       resourceType: r.resourceType,
       pack: r.packName,
+      ...(r.packVersion ? { version: r.packVersion } : {}),
       plugin: r.pluginName,
       install: r.pluginType,
+      ownSchema: r.ownSchema !== undefined,
       handled: r.handledProperties.size,
       byDesign: r.unhandledByDesign.size,
       total: schemas.writablePropertyNames(r.resourceType).length,
     }));
     const result = { providers, overrides: registry.overrides, problems: registry.problems };
 
-    for (const problem of new Set(registry.problems.map((p) => p.message)))
-      this.logToStderr(`Warning: ${problem}`);
+    for (const warning of packWarnings(packs)) this.logToStderr(`Warning: ${warning}`);
     if (!this.jsonEnabled()) {
       for (const o of registry.overrides) {
         this.logToStderr(`Note: ${o.packName} overrides ${o.overriddenPack} for ${o.resourceType}.`);
@@ -61,10 +67,11 @@ export default class Providers extends CdkdCommand {
       } else {
         this.log(
           formatTable(
-            ['TYPE', 'PACK', 'INSTALL', 'HANDLED', 'BY-DESIGN', 'TOTAL'],
+            ['TYPE', 'PACK', 'VERSION', 'INSTALL', 'HANDLED', 'BY-DESIGN', 'TOTAL'],
             providers.map((p) => [
               p.resourceType,
               p.pack,
+              p.version ?? '-',
               p.install,
               String(p.handled),
               String(p.byDesign),
@@ -76,4 +83,27 @@ export default class Providers extends CdkdCommand {
     }
     return result;
   }
+}
+
+/**
+ * What is wrong with the packs, each said once with its remedy: the declared
+ * packs that are not ready, then every other pack's problems.
+ */
+export function packWarnings(packs: PackSession): string[] {
+  const out = new Set<string>();
+  for (const s of packs.statuses) {
+    if (s.state !== 'ok')
+      out.add(`Declared pack ${s.name} ${s.spec}: ${s.problem}\n${s.remedy ?? ''}`.trimEnd());
+  }
+  const declared = new Set(packs.statuses.map((s) => s.name));
+  for (const p of packs.registry.problems) {
+    if (
+      declared.has(p.pluginName) &&
+      packs.statuses.some((s) => s.name === p.pluginName && s.state === 'refused')
+    ) {
+      continue;
+    }
+    out.add(`${p.message}\n${p.remedy}`);
+  }
+  return [...out];
 }

@@ -37,6 +37,7 @@ Resources are deleted in reverse dependency order; DeletionPolicy Retain recorde
       oclifConfig: this.config,
       progress: flags.progress,
       terminal: this.terminal(config, flags),
+      command: 'state destroy',
     });
     try {
       const region = await resolveStackRegion(session.store, args.stack, flags.region, config.region);

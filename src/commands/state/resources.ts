@@ -7,7 +7,7 @@ import { openStateStore } from '../../state/state-store';
 import type { ResourceState } from '../../state/types';
 
 export default class StateResources extends CdkdCommand {
-  static override description = `List a stack's resources: logical id, type, provisioning layer and physical id`;
+  static override description = `List a stack's resources: logical id, type, provisioning layer, the provider pack and version that made it, and physical id`;
 
   static override enableJsonFlag = true;
   static override examples = [

@@ -145,3 +145,57 @@ describe('resolveConfig: the CDK CLI settings', () => {
     expect(resolveConfig({ cwd, env: { NO_COLOR: '1' }, flags: { color: true } }).color).toBe(true);
   });
 });
+
+describe('declared packs', () => {
+  const packs = { '@cdkd/provider-ssm': '^0.2.0', '@acme/cdkd-provider-billing': '~2.3.0' };
+
+  it('reads packs under context.cdkd in cdk.json, with the project folder and where they were declared', () => {
+    const cwd = tmpDir({ 'cdk.json': JSON.stringify({ app: 'node app.js', context: { cdkd: { packs } } }) });
+    const config = resolveConfig({ cwd, env: {} });
+    expect(config.packs).toEqual({ packs, projectDir: cwd, declaredIn: 'cdk.json (context.cdkd.packs)' });
+    expect(config.sources.packs).toBe('cdk.json');
+    expect(config.context).toEqual({});
+  });
+
+  it('reads packs at the top of the cdkd config file, which replaces (not merges) the cdk.json list', () => {
+    const cwd = tmpDir({
+      'cdk.json': JSON.stringify({ context: { cdkd: { packs } } }),
+      'cdkd.config.json': JSON.stringify({ packs: { '@acme/other': 'file:./vendor/other-1.0.0.tgz' } }),
+    });
+    const config = resolveConfig({ cwd, env: {} });
+    expect(config.packs.packs).toEqual({ '@acme/other': 'file:./vendor/other-1.0.0.tgz' });
+    expect(config.packs.declaredIn).toBe(`${path.join(cwd, 'cdkd.config.json')} (packs)`);
+  });
+
+  it('declares nothing by default', () => {
+    const cwd = tmpDir({});
+    expect(resolveConfig({ cwd, env: {} }).packs).toEqual({ packs: {}, projectDir: cwd });
+  });
+
+  it.each([
+    [{ 'Not A Name': '^1.0.0' }, /'Not A Name' is not an npm package name/],
+    [{ '@acme/x': '' }, /'@acme\/x' must map to a version range, tag or path/],
+    [{ '@acme/x': 2 }, /'@acme\/x' must map to a version range, tag or path, got 2/],
+    [{ '@acme/x': 'npm:@other/x@1' }, /'@acme\/x' is an npm alias/],
+  ])('refuses a bad declaration %j', (bad, message) => {
+    const cwd = tmpDir({ '.cdkdrc.json': JSON.stringify({ packs: bad }) });
+    expect(() => resolveConfig({ cwd, env: {} })).toThrow(message);
+  });
+
+  it('resolves strictPacks (flag > env > file) and the hook deadline', () => {
+    const cwd = tmpDir({ '.cdkdrc.json': JSON.stringify({ strictPacks: false, packHookTimeoutSeconds: 5 }) });
+    expect(resolveConfig({ cwd, env: {} })).toMatchObject({ strictPacks: false, packHookTimeoutSeconds: 5 });
+    expect(resolveConfig({ cwd, env: { CDKD_STRICT_PACKS: 'true' } }).strictPacks).toBe(true);
+    expect(resolveConfig({ cwd, env: {}, flags: { strictPacks: true } }).strictPacks).toBe(true);
+    expect(
+      resolveConfig({ cwd, env: { CDKD_PACK_HOOK_TIMEOUT_SECONDS: '0.5' } }).packHookTimeoutSeconds,
+    ).toBe(0.5);
+    expect(resolveConfig({ cwd: tmpDir({}), env: {} })).toMatchObject({
+      strictPacks: false,
+      packHookTimeoutSeconds: 30,
+    });
+    expect(() => resolveConfig({ cwd, env: { CDKD_STRICT_PACKS: 'maybe' } })).toThrow(
+      /CDKD_STRICT_PACKS must be true or false/,
+    );
+  });
+});

@@ -272,13 +272,35 @@ describe('ProviderRegistry routing', () => {
     });
   });
 
-  it('keeps a resource pinned to Cloud Control; sdk or absent re-decides', () => {
-    expect(registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }, 'cc-api')).toMatchObject({
+  it('keeps a resource on Cloud Control when its pack does not address it by the Cloud Control identifier', () => {
+    expect(
+      registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }, { provisionedBy: 'cc-api' }),
+    ).toMatchObject({
       route: 'cc-api',
       reason: expect.stringMatching(/provisionedBy: cc-api/),
     });
-    expect(registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }, 'sdk').route).toBe('sdk');
-    expect(registry.providerFor('AWS::SQS::Queue', { DelaySeconds: 1 }, 'sdk').route).toBe('cc-api');
+  });
+
+  it('routes a record without pack provenance as before: the type pack when it handles the properties', () => {
+    expect(registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }, { provisionedBy: 'sdk' }).route).toBe(
+      'sdk',
+    );
+    expect(registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }, {}).route).toBe('sdk');
+  });
+
+  it("refuses to move a pack's resource to Cloud Control when its ids are not Cloud Control identifiers", () => {
+    const decision = registry.providerFor(
+      'AWS::SQS::Queue',
+      { DelaySeconds: 1 },
+      { provisionedBy: 'sdk', providerPack: '@cdkd/provider-sqs', providerPackVersion: '0.1.0' },
+    );
+    expect(decision).toMatchObject({
+      route: 'refused',
+      reason: expect.stringContaining(
+        "the template sets DelaySeconds, which @cdkd/provider-sqs does not handle for AWS::SQS::Queue, and it cannot move: @cdkd/provider-sqs's physical ids are not Cloud Control identifiers",
+      ),
+      remedy: expect.stringContaining('Upgrade @cdkd/provider-sqs to a version that handles DelaySeconds'),
+    });
   });
 
   it('creates one SDK provider per registration and region', () => {
@@ -347,5 +369,335 @@ describe('propertyCoverage', () => {
       'read-only': 2,
       total: schemas.propertyNames('AWS::SQS::Queue').length,
     });
+  });
+});
+
+describe('ProviderRegistry trust', () => {
+  it('refuses a pack whose declared name is not its package name, naming both, and keeps the bundled pack', () => {
+    const registry = ProviderRegistry.fromPacks(
+      [
+        pack('@cdkd/provider-sqs', 'core', [registration('AWS::SQS::Queue', ['QueueName'])]),
+        {
+          pluginName: '@fork/sqs',
+          pluginType: 'user',
+          result: {
+            apiVersion: 1,
+            name: '@cdkd/provider-sqs',
+            providers: [registration('AWS::SQS::Queue', ['QueueName'], undefined, 'fork')],
+          },
+        },
+      ],
+      schemas,
+    );
+    expect(registry.problems).toEqual([
+      expect.objectContaining({
+        pack: '@fork/sqs',
+        message: expect.stringContaining('@fork/sqs declares the name @cdkd/provider-sqs'),
+        remedy: expect.stringContaining('cdkd plugins uninstall @fork/sqs'),
+      }),
+    ]);
+    expect(registry.registrationFor('AWS::SQS::Queue')?.pluginName).toBe('@cdkd/provider-sqs');
+  });
+
+  it("ranks a project's declared pack above a user-installed or linked one", () => {
+    const registry = ProviderRegistry.fromPacks(
+      [
+        pack('@acme/linked', 'link', [registration('AWS::SNS::Topic', ['TopicName'])]),
+        {
+          ...pack('@acme/declared', 'project', [registration('AWS::SNS::Topic', ['TopicName'])]),
+          pluginVersion: '2.3.1',
+        },
+      ],
+      schemas,
+    );
+    expect(registry.problems).toEqual([]);
+    expect(registry.registrationFor('AWS::SNS::Topic')).toMatchObject({
+      packName: '@acme/declared',
+      pluginType: 'project',
+      packVersion: '2.3.1',
+    });
+    expect(registry.overrides).toEqual([
+      { resourceType: 'AWS::SNS::Topic', packName: '@acme/declared', overriddenPack: '@acme/linked' },
+    ]);
+  });
+
+  it('gives every problem a remedy that fits how the pack is installed', () => {
+    const registry = ProviderRegistry.fromPacks(
+      [
+        { pluginName: '@acme/p', pluginType: 'project', error: new Error('boom') },
+        pack('@acme/q', 'user', [registration('AWS::Nope::Thing', [])], { apiVersion: 2 }),
+      ],
+      schemas,
+    );
+    expect(registry.problems.map((p) => [p.pack, p.remedy])).toEqual([
+      ['@acme/p', expect.stringContaining('cdkd packs install')],
+      ['@acme/q', expect.stringContaining('built for plugin API 1')],
+    ]);
+  });
+});
+
+const ACCOUNT = 'Acme::Billing::Account';
+const accountSchema = (overrides: Record<string, unknown> = {}) => ({
+  typeName: ACCOUNT,
+  description: 'an org-internal type',
+  handlers: { create: { permissions: [] } },
+  properties: {
+    AccountName: { type: 'string', pattern: '^[a-z-]+$' },
+    Owner: { type: 'string' },
+    Budget: { type: 'integer', minimum: 0 },
+    Tags: { type: 'array', insertionOrder: false, items: { type: 'object' } },
+    AccountId: { type: 'string' },
+  },
+  required: ['AccountName'],
+  additionalProperties: false,
+  primaryIdentifier: ['/properties/AccountName'],
+  createOnlyProperties: ['/properties/AccountName'],
+  readOnlyProperties: ['/properties/AccountId'],
+  tagging: { taggable: true, tagProperty: '/properties/Tags' },
+  ...overrides,
+});
+const billing = (schema: unknown, handled = ['AccountName', 'Owner', 'Budget']) =>
+  pack('@acme/billing', 'project', [{ ...registration(ACCOUNT, handled), schema }]);
+
+describe('ProviderRegistry org-internal types', () => {
+  it('accepts a registration with its own schema and lets every schema reader see the type', () => {
+    const registry = ProviderRegistry.fromPacks([billing(accountSchema())], schemas);
+    expect(registry.problems).toEqual([]);
+    const store = registry.schemas;
+    expect(store.has(ACCOUNT)).toBe(true);
+    expect(store.isPackType(ACCOUNT)).toBe(true);
+    expect(store.isCatalogued(ACCOUNT)).toBe(false);
+    expect(schemas.has(ACCOUNT)).toBe(false);
+    expect(store.refIdentifier(ACCOUNT)).toEqual(['/properties/AccountName']);
+    expect(store.attributes(ACCOUNT)).toEqual(['AccountId']);
+    expect(store.createOnlyProperties(ACCOUNT)).toEqual(['/properties/AccountName']);
+    expect(store.get(ACCOUNT).tagging).toEqual({
+      taggable: true,
+      tagPropertyName: 'Tags',
+      variant: 'standard',
+    });
+    expect(store.validate(ACCOUNT, { AccountName: 'team-a', Budget: 5 })).toEqual([]);
+    expect(
+      store.validate(ACCOUNT, { AccountName: 'Team A', Budget: -1, Color: 'red' }).map((v) => v.message),
+    ).toEqual([
+      `Color is not a property of ${ACCOUNT}`,
+      'AccountName must match pattern "^[a-z-]+$"',
+      'Budget must be >= 0',
+    ]);
+    expect(store.has('AWS::SQS::Queue')).toBe(true);
+    expect(registry.canProvision(ACCOUNT)).toBe(true);
+    expect(propertyCoverage(registry.registrationFor(ACCOUNT)!, store).counts).toMatchObject({
+      handled: 3,
+      'read-only': 1,
+      unaccounted: 1,
+    });
+  });
+
+  it('routes an org-internal type only to its pack: an unhandled property is refused, never sent to Cloud Control', () => {
+    const registry = ProviderRegistry.fromPacks([billing(accountSchema())], schemas);
+    expect(registry.providerFor(ACCOUNT, { AccountName: 'a', Owner: 'b' })).toMatchObject({ route: 'sdk' });
+    expect(registry.providerFor(ACCOUNT, { AccountName: 'a', Tags: [] })).toMatchObject({
+      route: 'refused',
+      reason: expect.stringContaining('Cloud Control cannot provision an org-internal type'),
+      remedy: expect.stringContaining('Add Tags to the handledProperties of @acme/billing'),
+    });
+  });
+
+  it.each([
+    [
+      'a typeName other than the resourceType',
+      accountSchema({ typeName: 'Acme::Billing::Other' }),
+      /schema\.typeName must equal/,
+    ],
+    [
+      'additional properties allowed',
+      accountSchema({ additionalProperties: true }),
+      /additionalProperties must be false/,
+    ],
+    ['no primary identifier', accountSchema({ primaryIdentifier: [] }), /primaryIdentifier must list/],
+    [
+      'an identifier that can change in place',
+      accountSchema({ primaryIdentifier: ['/properties/Owner'] }),
+      /\/properties\/Owner must be read-only or create-only/,
+    ],
+    [
+      'a pointer to no property',
+      accountSchema({ readOnlyProperties: ['/properties/Nope'] }),
+      /readOnlyProperties names \/properties\/Nope/,
+    ],
+    [
+      'a JSON Schema ajv refuses',
+      accountSchema({ properties: { AccountName: { type: 'strng' }, AccountId: { type: 'string' } } }),
+      /its schema is not a valid JSON Schema/,
+    ],
+  ])('refuses a schema with %s', (_what, schema, message) => {
+    const registry = ProviderRegistry.fromPacks([billing(schema, ['AccountName'])], schemas);
+    expect(registry.problems).toEqual([
+      expect.objectContaining({
+        pack: '@acme/billing',
+        resourceType: ACCOUNT,
+        message: expect.stringMatching(message),
+      }),
+    ]);
+    expect(registry.registrationFor(ACCOUNT)).toBeUndefined();
+    expect(registry.schemas.has(ACCOUNT)).toBe(false);
+  });
+
+  it('refuses a handled property the schema does not have, and a schema for a catalogued type', () => {
+    expect(
+      ProviderRegistry.fromPacks([billing(accountSchema(), ['Nope'])], schemas).problems[0].message,
+    ).toMatch(/Nope is not a property of Acme::Billing::Account/);
+    const sqs = ProviderRegistry.fromPacks(
+      [
+        pack('@acme/q', 'user', [
+          { ...registration('AWS::SQS::Queue', []), schema: { typeName: 'AWS::SQS::Queue' } },
+        ]),
+      ],
+      schemas,
+    );
+    expect(sqs.problems[0].message).toMatch(
+      /AWS::SQS::Queue is in AWS's CloudFormation catalogue.*remove "schema"/,
+    );
+  });
+
+  it('says an unknown type needs its schema, and refuses a reserved namespace', () => {
+    const unknown = ProviderRegistry.fromPacks(
+      [pack('@acme/x', 'user', [registration(ACCOUNT, [])])],
+      schemas,
+    );
+    expect(unknown.problems[0].message).toMatch(
+      /Acme::Billing::Account is not a resource type cdkd knows: it is not in AWS's CloudFormation catalogue .*must bring its schema/,
+    );
+    const reserved = ProviderRegistry.fromPacks(
+      [
+        pack('@acme/x', 'user', [
+          {
+            ...registration('AWS::Acme::Thing', []),
+            schema: accountSchema({ typeName: 'AWS::Acme::Thing' }),
+          },
+        ]),
+      ],
+      schemas,
+    );
+    expect(reserved.problems[0].message).toMatch(/the AWS namespace is reserved/);
+  });
+});
+
+describe('ProviderRegistry routing of recorded resources', () => {
+  const moving = (type = 'AWS::SSM::Parameter') => ({
+    ...registration(type, ['Name', 'Type', 'Value']),
+    physicalIdIsPrimaryIdentifier: true,
+  });
+  const build = (packs: LoadedPack[], strictPacks = false) =>
+    ProviderRegistry.fromPacks(packs, schemas, { strictPacks });
+  const ssm = (name: string, type: string, version: string, entries: unknown[]) => ({
+    ...pack(name, type, entries),
+    pluginVersion: version,
+  });
+
+  it('moves a Cloud Control resource to a pack that declares its ids are Cloud Control identifiers', () => {
+    const registry = build([ssm('@acme/ssm', 'user', '1.0.0', [moving()])]);
+    expect(
+      registry.providerFor('AWS::SSM::Parameter', { Name: 'n', Value: 'v' }, { provisionedBy: 'cc-api' }),
+    ).toMatchObject({
+      route: 'sdk',
+      moved: true,
+      packName: '@acme/ssm',
+      reason: expect.stringContaining('moves from Cloud Control to @acme/ssm'),
+    });
+    // Not when the template sets a property the pack does not handle, nor for a pack that does not declare it.
+    expect(
+      registry.providerFor(
+        'AWS::SSM::Parameter',
+        { Name: 'n', Tier: 'Advanced' },
+        { provisionedBy: 'cc-api' },
+      ).route,
+    ).toBe('cc-api');
+    const plain = build([
+      ssm('@acme/ssm', 'user', '1.0.0', [registration('AWS::SSM::Parameter', ['Name', 'Value'])]),
+    ]);
+    expect(plain.providerFor('AWS::SSM::Parameter', { Name: 'n' }, { provisionedBy: 'cc-api' }).route).toBe(
+      'cc-api',
+    );
+  });
+
+  it("moves a declaring pack's resource to Cloud Control when the template sets a property the pack does not handle", () => {
+    const registry = build([ssm('@acme/ssm', 'user', '1.0.0', [moving()])]);
+    const recorded = {
+      provisionedBy: 'sdk' as const,
+      providerPack: '@acme/ssm',
+      providerPackVersion: '1.0.0',
+    };
+    expect(
+      registry.providerFor('AWS::SSM::Parameter', { Name: 'n', Tier: 'Advanced' }, recorded),
+    ).toMatchObject({
+      route: 'cc-api',
+      moved: true,
+      unhandledProperties: ['Tier'],
+      reason: expect.stringContaining('it moves to Cloud Control'),
+    });
+  });
+
+  it('keeps a resource with the pack that made it, even when another pack now wins its type', () => {
+    const registry = build([
+      ssm('@acme/old', 'core', '1.0.0', [
+        registration('AWS::SSM::Parameter', ['Name', 'Value'], undefined, 'old'),
+      ]),
+      ssm('@acme/new', 'user', '2.0.0', [
+        registration('AWS::SSM::Parameter', ['Name', 'Value'], undefined, 'new'),
+      ]),
+    ]);
+    expect(registry.registrationFor('AWS::SSM::Parameter')?.packName).toBe('@acme/new');
+    const recorded = { provisionedBy: 'sdk' as const, providerPack: '@acme/old' };
+    expect(registry.providerFor('AWS::SSM::Parameter', { Name: 'n' }, recorded)).toMatchObject({
+      packName: '@acme/old',
+    });
+    expect(registry.providerForDelete('AWS::SSM::Parameter', recorded)).toMatchObject({
+      packName: '@acme/old',
+    });
+  });
+
+  it('sends a resource whose pack is missing to Cloud Control with a warning, or refuses it with --strict-packs', () => {
+    const recorded = {
+      provisionedBy: 'sdk' as const,
+      providerPack: '@acme/gone',
+      providerPackVersion: '3.1.0',
+    };
+    const loose = build([]).providerFor('AWS::SSM::Parameter', { Name: 'n' }, recorded);
+    expect(loose).toMatchObject({
+      route: 'cc-api',
+      moved: true,
+      reason: 'it was provisioned by @acme/gone 3.1.0, which is not installed; it moves to Cloud Control',
+      warning: {
+        message: expect.stringContaining(
+          'Provider pack @acme/gone, which provisioned resources of this app, is not installed',
+        ),
+        remedy: expect.stringContaining('cdkd packs install'),
+      },
+    });
+    expect(build([], true).providerFor('AWS::SSM::Parameter', { Name: 'n' }, recorded)).toMatchObject({
+      route: 'refused',
+      reason: 'it was provisioned by @acme/gone 3.1.0, which is not installed (--strict-packs)',
+    });
+    expect(build([], true).providerForDelete('AWS::SSM::Parameter', recorded).route).toBe('refused');
+    expect(build([]).providerForDelete('AWS::SSM::Parameter', recorded).route).toBe('cc-api');
+  });
+
+  it('refuses to touch an org-internal resource whose pack is missing', () => {
+    const recorded = {
+      provisionedBy: 'sdk' as const,
+      providerPack: '@acme/billing',
+      providerPackVersion: '2.3.0',
+    };
+    for (const decision of [
+      build([]).providerFor(ACCOUNT, { AccountName: 'a' }, recorded),
+      build([]).providerForDelete(ACCOUNT, recorded),
+    ]) {
+      expect(decision).toMatchObject({
+        route: 'refused',
+        reason: 'it was provisioned by @acme/billing 2.3.0, which is not installed',
+        remedy: expect.stringContaining('cdkd packs install'),
+      });
+    }
   });
 });

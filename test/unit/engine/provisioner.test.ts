@@ -1,0 +1,161 @@
+import { AwsClientFactory } from '../../../src/config/aws-clients';
+import { ResourceProvisioner } from '../../../src/engine/provisioner';
+import type { ResourcePlan, StackPlan } from '../../../src/plan/types';
+import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
+import { SchemaStore } from '../../../src/provisioning/schema-store';
+import type { ResourceState } from '../../../src/state/types';
+import { Unknown } from '../../../src/template/unknown';
+import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
+
+const stub = {
+  create: async () => ({ physicalId: 'x' }),
+  update: async () => ({ physicalId: 'x', wasReplaced: false }),
+  delete: async () => undefined,
+};
+const billingSchema = {
+  typeName: 'Acme::Billing::Account',
+  properties: {
+    AccountName: { type: 'string' },
+    Budget: { type: 'integer', minimum: 0 },
+    AccountId: { type: 'string' },
+  },
+  required: ['AccountName'],
+  additionalProperties: false,
+  primaryIdentifier: ['/properties/AccountName'],
+  createOnlyProperties: ['/properties/AccountName'],
+  readOnlyProperties: ['/properties/AccountId'],
+};
+
+async function provisioner(): Promise<{ p: ResourceProvisioner; host: RecordingIoHost }> {
+  const registry = ProviderRegistry.fromPacks(
+    [
+      {
+        pluginName: '@acme/billing',
+        pluginType: 'project',
+        pluginVersion: '2.3.0',
+        result: {
+          apiVersion: 1,
+          name: '@acme/billing',
+          providers: [
+            {
+              resourceType: 'Acme::Billing::Account',
+              handledProperties: ['AccountName', 'Budget'],
+              schema: billingSchema,
+              createProvider: () => stub,
+            },
+            { resourceType: 'AWS::SQS::Queue', handledProperties: ['QueueName'], createProvider: () => stub },
+          ],
+        },
+      },
+    ],
+    SchemaStore.default(),
+  );
+  const host = new RecordingIoHost();
+  const factory = await AwsClientFactory.create({ region: 'us-east-1', env: {} });
+  return {
+    p: new ResourceProvisioner({ registry, schemas: registry.schemas, factory, logger: createLogger(host) }),
+    host,
+  };
+}
+
+const plan = (
+  resources: Array<Partial<ResourcePlan> & Pick<ResourcePlan, 'logicalId' | 'resourceType' | 'action'>>,
+): StackPlan => ({
+  stackName: 'S',
+  resources: resources.map((r) => ({ propertyChanges: [], ...r })),
+  outputs: [],
+  hasChanges: true,
+});
+const create = (logicalId: string, resourceType: string, properties: Record<string, unknown>) => ({
+  logicalId,
+  resourceType,
+  action: 'CREATE' as const,
+  desired: { properties },
+});
+
+describe('ResourceProvisioner.assertProvisionable', () => {
+  it('passes a plan every provider can take', async () => {
+    const { p } = await provisioner();
+    expect(() =>
+      p.assertProvisionable(
+        plan([
+          create('Account', 'Acme::Billing::Account', { AccountName: 'a', Budget: 3 }),
+          create('Queue', 'AWS::SQS::Queue', { QueueName: 'q', DelaySeconds: 3 }),
+          create('Later', 'Acme::Billing::Account', { AccountName: new Unknown('X.Ref'), Budget: -1 }),
+        ]),
+        {},
+      ),
+    ).not.toThrow();
+  });
+
+  it('names, before anything changes, every resource no provider may take, with the remedies', async () => {
+    const { p } = await provisioner();
+    const recorded: Record<string, ResourceState> = {
+      Old: {
+        physicalId: 'o',
+        resourceType: 'Acme::Other::Thing',
+        properties: {},
+        provisionedBy: 'sdk',
+        providerPack: '@acme/other',
+      },
+    };
+    let caught: (Error & { remedy?: string }) | undefined;
+    try {
+      p.assertProvisionable(
+        plan([
+          create('Bad', 'Acme::Billing::Account', { AccountName: 'a', Budget: -1 }),
+          create('Unhandled', 'Acme::Billing::Account', { AccountName: 'a', AccountId: 'x' }),
+          create('Hook', 'Custom::Seeder', {}),
+          create('Widget', 'Acme::Widgets::Widget', {}),
+          { logicalId: 'Old', resourceType: 'Acme::Other::Thing', action: 'DELETE' },
+        ]),
+        recorded,
+      );
+    } catch (err) {
+      caught = err as Error;
+    }
+    expect(caught?.message).toContain(
+      'S cannot be deployed: Bad (Acme::Billing::Account): Budget must be >= 0',
+    );
+    expect(caught?.message).toContain('Unhandled (Acme::Billing::Account): AccountId is read-only');
+    expect(caught?.message).toContain('Hook (Custom::Seeder): custom resources are not supported');
+    expect(caught?.message).toContain(
+      "Widget (Acme::Widgets::Widget): it is not in AWS's CloudFormation catalogue",
+    );
+    expect(caught?.message).toContain(
+      'Old (Acme::Other::Thing): cannot be deleted: it was provisioned by @acme/other, which is not installed',
+    );
+    expect(caught?.message).toMatch(/Nothing was changed\.$/);
+    expect(caught?.remedy).toContain('cdkd packs install');
+  });
+
+  it('checks a destroy the same way, and routes with provenance', async () => {
+    const { p, host } = await provisioner();
+    const record: ResourceState = {
+      physicalId: 'https://q',
+      resourceType: 'AWS::SQS::Queue',
+      properties: {},
+      provisionedBy: 'sdk',
+      providerPack: '@gone/sqs',
+      providerPackVersion: '1.0.0',
+    };
+    expect(() => p.assertDeletable('S', { Queue: record })).not.toThrow();
+    expect(() =>
+      p.assertDeletable('S', {
+        Account: { ...record, resourceType: 'Acme::Billing::Other', providerPack: '@acme/x' },
+      }),
+    ).toThrow(
+      /S cannot be destroyed: Account \(Acme::Billing::Other\): it was provisioned by @acme\/x 1\.0\.0, which is not installed/,
+    );
+    const routed = p.route('Acme::Billing::Account', { AccountName: 'a' }, 'us-east-1');
+    expect(routed.provenance).toEqual({
+      provisionedBy: 'sdk',
+      providerPack: '@acme/billing',
+      providerPackVersion: '2.3.0',
+    });
+    // A pack missing for two resources: one warning.
+    p.routeRecord(record, 'us-east-1');
+    p.routeRecord({ ...record, physicalId: 'https://q2' }, 'us-east-1');
+    expect(host.text('warn').filter((t) => t.includes('@gone/sqs'))).toHaveLength(1);
+  });
+});
