@@ -19,6 +19,8 @@ export function dynamoDbProviderPack(): ProviderPack {
       {
         resourceType: 'AWS::DynamoDB::Table',
         handledProperties: [...TABLE_HANDLED_PROPERTIES],
+        // The table name is the physical id, and Cloud Control's identifier (TableName).
+        physicalIdIsPrimaryIdentifier: true,
         createProvider: (ctx) => {
           // Loaded here, not at the top: the module brings in the SDK client.
           const { TableProvider } = require('./table-provider') as typeof TableModule;

@@ -30,6 +30,12 @@ describe('@cdkd/provider-dynamodb registration', () => {
     expect(coverage.counts.handled).toBe(schemas.writablePropertyNames('AWS::DynamoDB::Table').length);
   });
 
+  it("declares its physical id Cloud Control's primary identifier, so resources can move between them", () => {
+    expect(
+      dynamoDbProviderPack().providers.map((p) => [p.resourceType, p.physicalIdIsPrimaryIdentifier]),
+    ).toEqual([['AWS::DynamoDB::Table', true]]);
+  });
+
   it('is what the hook returns, and loads the SDK client only when a provider is made', async () => {
     const result = (await (hook as unknown as () => Promise<ReturnType<typeof dynamoDbProviderPack>>)())!;
     expect(JSON.stringify(result)).toBe(JSON.stringify(dynamoDbProviderPack()));

@@ -19,6 +19,8 @@ export function logsProviderPack(): ProviderPack {
       {
         resourceType: 'AWS::Logs::LogGroup',
         handledProperties: [...LOG_GROUP_HANDLED_PROPERTIES],
+        // The log group name is the physical id, and Cloud Control's identifier (LogGroupName).
+        physicalIdIsPrimaryIdentifier: true,
         createProvider: (ctx) => {
           // Loaded here, not at the top: the module brings in the SDK client.
           const { LogGroupProvider } = require('./log-group-provider') as typeof LogGroupModule;

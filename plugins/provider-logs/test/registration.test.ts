@@ -30,6 +30,12 @@ describe('@cdkd/provider-logs registration', () => {
     expect(coverage.counts.handled).toBe(schemas.writablePropertyNames('AWS::Logs::LogGroup').length);
   });
 
+  it("declares its physical id Cloud Control's primary identifier, so resources can move between them", () => {
+    expect(
+      logsProviderPack().providers.map((p) => [p.resourceType, p.physicalIdIsPrimaryIdentifier]),
+    ).toEqual([['AWS::Logs::LogGroup', true]]);
+  });
+
   it('is what the hook returns, and loads the SDK client only when a provider is made', async () => {
     const result = (await (hook as unknown as () => Promise<ReturnType<typeof logsProviderPack>>)())!;
     expect(JSON.stringify(result)).toBe(JSON.stringify(logsProviderPack()));
