@@ -319,7 +319,8 @@ export class AwsClientFactory {
       }
     };
     return {
-      acquireInitialRetryToken: (scope) => standard.acquireInitialRetryToken(scope),
+      // Older SDK clients (a pack's own, e.g. 3.300) pass no scope; the strategy expects a string.
+      acquireInitialRetryToken: (scope) => standard.acquireInitialRetryToken(scope ?? ''),
       refreshRetryTokenForRetry: (token, errorInfo) => {
         if (errorInfo.errorType === 'THROTTLING') report('throttled');
         return standard.refreshRetryTokenForRetry(token as StandardRetryToken, errorInfo);

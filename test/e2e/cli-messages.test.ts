@@ -112,7 +112,7 @@ app.synth();
       /\[!\] Seeder \(Custom::Seeder\): cdkd cannot deploy it: custom resources are not supported/,
     );
     expect(result.stderr).toMatch(/E2eCustom: cdkd deploy will refuse this stack: Seeder \(Custom::Seeder\)/);
-    expect(result.stderr).toContain('install a provider pack');
+    expect(result.stderr).toContain('deploy this stack with the CDK CLI');
     const json = await h.cdkd(['diff', '-j', '-o', path.join(app, 'out')], { cwd: app, env });
     expectExit(json);
     const payload = JSON.parse(json.stdout) as {

@@ -73,7 +73,7 @@ describe('the packed package', () => {
     expect(version.stdout).toMatch(/^cdkd\/\d+\.\d+\.\d+/);
     const providers = await run(bin, ['providers'], tmp, h.env);
     expectExit(providers);
-    expect(providers.stdout).toMatch(/AWS::SQS::Queue\s+@cdkd\/provider-sqs\s+core/);
+    expect(providers.stdout).toMatch(/AWS::SQS::Queue\s+@cdkd\/provider-sqs\s+\S+\s+core/);
 
     // The example app, as a user's project: outside the repository, its aws-cdk-lib its own.
     const app = path.join(tmp, 'app');
