@@ -45,11 +45,21 @@ export const packFlags = {
     description:
       'Refuse to start when any provider pack failed to load or had a registration refused, not only a declared one; never move a resource whose pack is missing to Cloud Control',
   }),
+  'cloud-control-only': Flags.boolean({
+    description:
+      'Send every resource to Cloud Control, whatever provider packs are installed (to compare, or to rule out a pack); recorded in state as usual',
+  }),
 };
 
 /** The config settings the pack flags carry (absent flag: not given). */
-export function packConfigFlags(flags: { 'strict-packs'?: boolean }): ConfigFlags {
-  return flags['strict-packs'] ? { strictPacks: true } : {};
+export function packConfigFlags(flags: {
+  'strict-packs'?: boolean;
+  'cloud-control-only'?: boolean;
+}): ConfigFlags {
+  return {
+    ...(flags['strict-packs'] ? { strictPacks: true } : {}),
+    ...(flags['cloud-control-only'] ? { cloudControlOnly: true } : {}),
+  };
 }
 
 /** The config settings the app flags carry. */

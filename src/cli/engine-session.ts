@@ -17,6 +17,7 @@ import type { StackEvent } from '../engine/events';
 import { ResourceProvisioner } from '../engine/provisioner';
 import { pollHistoryPath, readPollHistory, writePollHistory } from '../provisioning/poll-history';
 import { PollSchedule } from '../provisioning/poll-schedule';
+import type { ProviderRegistry } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
 import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import type { StateStore } from '../state/state-store';
@@ -37,6 +38,8 @@ export interface EngineSession {
   store: StateStore;
   /** The catalogue plus the org-internal types the packs bring. */
   schemas: SchemaStore;
+  /** The provider packs' registrations of this invocation. */
+  registry: ProviderRegistry;
   provisioner: ResourceProvisioner;
   terminal: Terminal;
   /** Aborted by the first SIGINT / SIGTERM. */
@@ -67,7 +70,7 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
   });
   const locked = new LockedStacks(options.ioHost ?? renderer);
   const logger = createLogger(locked);
-  let registry, caller: AwsClientFactory, factory: AwsClientFactory, store: StateStore;
+  let registry: ProviderRegistry, caller: AwsClientFactory, factory: AwsClientFactory, store: StateStore;
   try {
     // Packs first: a declared pack that is not ready refuses the command before any AWS call.
     const packs = await loadPacks(options.oclifConfig, config);
@@ -121,6 +124,7 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     factory,
     store,
     schemas,
+    registry,
     provisioner,
     terminal: options.terminal,
     signal: controller.signal,

@@ -105,7 +105,7 @@ export async function runProvidersHook(config: Config, timeoutMs: number): Promi
 /** The packs of this invocation: the registry, and the declared packs' status. */
 export async function loadPacks(
   oclifConfig: Config,
-  config: Pick<CdkdConfig, 'packs' | 'strictPacks' | 'packHookTimeoutSeconds'>,
+  config: Pick<CdkdConfig, 'packs' | 'strictPacks' | 'packHookTimeoutSeconds' | 'cloudControlOnly'>,
 ): Promise<PackSession> {
   const declared = config.packs;
   const lock = readPackLock(declared.projectDir);
@@ -115,6 +115,7 @@ export async function loadPacks(
   const answers = await runProvidersHook(oclifConfig, config.packHookTimeoutSeconds * 1000);
   const registry = ProviderRegistry.fromPacks([...answers, ...failed], SchemaStore.default(), {
     strictPacks: config.strictPacks,
+    cloudControlOnly: config.cloudControlOnly,
   });
   return {
     registry,

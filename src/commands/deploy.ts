@@ -17,6 +17,7 @@ import { deployInSession, selectWithParameters } from '../cli/deploy-session';
 import { parseParameterArgs } from '../template/parameters';
 import { deployReport, renderDeployFailure } from '../ui/deploy-report';
 import { presentOutputs, renderOutputs } from '../ui/outputs';
+import { renderProvisioningSummary } from '../ui/provisioning-summary';
 
 export default class Deploy extends CdkdCommand {
   static override description = `Deploy the selected stacks directly through AWS APIs
@@ -82,6 +83,12 @@ Stacks deploy in dependency order (the app's dependencies and its cross-stack re
           }),
         });
         session.renderer.close();
+        const provisioning = session.provisioner.stats();
+        for (const line of renderProvisioningSummary(provisioning.routes, {
+          registered: (type) => session.registry.registrationFor(type) !== undefined,
+          cloudControlOnly: config.cloudControlOnly,
+        }))
+          session.logger.info(line);
         if (flags['outputs-file']) {
           const file = writeOutputsFile(flags['outputs-file'], result.stacks, config.cwd);
           session.logger.info(`Outputs written to ${file}`);
@@ -94,7 +101,7 @@ Stacks deploy in dependency order (the app's dependencies and its cross-stack re
           }
         }
         if (!result.ok) throw renderDeployFailure(result);
-        return { ...deployReport(result), provisioning: session.provisioner.stats() };
+        return { ...deployReport(result), provisioning };
       } finally {
         await assembly.dispose();
       }

@@ -40,6 +40,8 @@ export interface ConfigFlags {
   color?: boolean;
   /** `--strict-packs`: refuse any provider-pack problem, not only those of declared packs. */
   strictPacks?: boolean;
+  /** `--cloud-control-only`: every resource goes to Cloud Control, whatever packs are installed. */
+  cloudControlOnly?: boolean;
 }
 
 /** The shape accepted in a cdkd config file (and under `context.cdkd` in cdk.json). */
@@ -132,6 +134,8 @@ export interface CdkdConfig {
   strictPacks: boolean;
   /** How long a pack's `cdkd:providers` hook may take before it is abandoned. */
   packHookTimeoutSeconds: number;
+  /** Send every resource to Cloud Control, whatever packs are installed (`--cloud-control-only`; flag only). */
+  cloudControlOnly: boolean;
   /** Path of the cdkd config file that was loaded, if any. */
   configFile?: string;
   /** Where each resolved setting came from. */
@@ -592,6 +596,7 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     packs,
     strictPacks: withDefault('strictPacks', strictPacks),
     packHookTimeoutSeconds: withDefault('packHookTimeoutSeconds', packHookTimeoutSeconds),
+    cloudControlOnly: flags.cloudControlOnly ?? false,
     configFile,
     sources,
   };

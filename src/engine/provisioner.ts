@@ -26,6 +26,8 @@ import { PollSchedule } from '../provisioning/poll-schedule';
 import type { PollStats } from '../provisioning/poll-schedule';
 import { createProviderContext } from '../provisioning/provider-context';
 import { unprovisionableReason } from './provisionable';
+import { RouteTally } from './route-tally';
+import type { ProvisioningRoutes } from './route-tally';
 import type { ProviderRegistry, RecordedProvenance, RouteDecision } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StackPlan } from '../plan/types';
@@ -78,6 +80,8 @@ export interface ProvisioningStats {
   pools: Record<OperationPool, PoolStats>;
   /** Cloud Control requests and status checks per type and operation. */
   cloudControl: PollStats[];
+  /** Which provider created or updated each resource. */
+  routes: ProvisioningRoutes;
 }
 
 /** The pool a client's calls count in; state and identity calls count in none. */
@@ -91,6 +95,7 @@ export class ResourceProvisioner {
   private readonly contexts = new Map<string, ProviderContext>();
   /** Route warnings already given: each is said once per run. */
   private readonly warned = new Set<string>();
+  private readonly tally = new RouteTally();
   private readonly schedule: PollSchedule;
   private readonly concurrency: AdaptiveConcurrency;
 
@@ -120,8 +125,9 @@ export class ResourceProvisioner {
   ): ConcurrencyGate {
     return this.concurrency.gate((id) => {
       const { resourceType, provisionedBy } = resourceOf(id);
-      if (provisionedBy === 'cc-api') return 'cloud-control';
-      return this.options.registry.registrationFor(resourceType) ? 'sdk' : 'cloud-control';
+      const { registry } = this.options;
+      if (provisionedBy === 'cc-api' || registry.cloudControlOnly) return 'cloud-control';
+      return registry.registrationFor(resourceType) ? 'sdk' : 'cloud-control';
     }, cap);
   }
 
@@ -132,7 +138,11 @@ export class ResourceProvisioner {
 
   /** Pools and Cloud Control checks of this run so far. */
   stats(): ProvisioningStats {
-    return { pools: this.concurrency.stats(), cloudControl: this.schedule.stats() };
+    return {
+      pools: this.concurrency.stats(),
+      cloudControl: this.schedule.stats(),
+      routes: this.tally.routes(),
+    };
   }
 
   private observe(call: CallOutcome): void {
@@ -286,7 +296,10 @@ export class ResourceProvisioner {
   ): Promise<ResourceCreateResult> {
     return this.run('create', logicalId, resourceType, undefined, () =>
       routed.provider.create(logicalId, resourceType, properties, context),
-    );
+    ).then((result) => {
+      this.tally.record(context.stackName, logicalId, resourceType, routed);
+      return result;
+    });
   }
 
   update(
@@ -300,7 +313,10 @@ export class ResourceProvisioner {
   ): Promise<ResourceUpdateResult> {
     return this.run('update', logicalId, resourceType, physicalId, () =>
       routed.provider.update(logicalId, physicalId, resourceType, properties, previous, context),
-    );
+    ).then((result) => {
+      this.tally.record(context.stackName, logicalId, resourceType, routed);
+      return result;
+    });
   }
 
   delete(

@@ -142,6 +142,8 @@ export interface ProviderRegistryOptions {
    * (`--strict-packs`); by default it moves, with a warning.
    */
   strictPacks?: boolean;
+  /** `--cloud-control-only`: every resource goes to Cloud Control, whatever packs are installed. */
+  cloudControlOnly?: boolean;
 }
 
 /** Ranks of install types: a project's declared pack beats a linked or installed one, which beats a bundled one. */
@@ -208,6 +210,8 @@ export class ProviderRegistry {
   private readonly cloudControlInstances = new Map<string, ResourceProvider>();
   private cloudControl?: CloudControlProviderFactory;
   private readonly strictPacks: boolean;
+  /** Every resource goes to Cloud Control (`--cloud-control-only`). */
+  readonly cloudControlOnly: boolean;
   readonly problems: RegistrationProblem[] = [];
   readonly overrides: ProviderOverride[] = [];
   /** Every pack that answered and passed the pack-level checks. */
@@ -227,6 +231,7 @@ export class ProviderRegistry {
     this.schemas = catalogue;
     this.cloudControl = options.cloudControl;
     this.strictPacks = options.strictPacks ?? false;
+    this.cloudControlOnly = options.cloudControlOnly ?? false;
   }
 
   /**
@@ -297,6 +302,7 @@ export class ProviderRegistry {
     const set = Object.keys(properties).filter((name) => properties[name] !== undefined);
     const unhandledBy = (r: RegisteredProvider) =>
       set.filter((name) => !r.handledProperties.has(name) && !r.unhandledByDesign.has(name)).sort();
+    if (this.cloudControlOnly) return this.cloudControlOnlyRoute(type, recorded);
     const current = this.byType.get(type);
     if (!recorded) return this.newResourceRoute(type, current, unhandledBy);
 
@@ -348,6 +354,7 @@ export class ProviderRegistry {
 
   /** Where a recorded resource is deleted: the provider that made it, when it is installed. */
   providerForDelete(type: string, recorded: RecordedProvenance): RouteDecision {
+    if (this.cloudControlOnly) return this.cloudControlOnlyRoute(type, recorded);
     if (recorded.provisionedBy === 'cc-api') {
       return {
         route: 'cc-api',
@@ -438,6 +445,47 @@ export class ProviderRegistry {
       };
     }
     return { route: 'cc-api', reason: sets, unhandledProperties: unhandled };
+  }
+
+  /**
+   * `--cloud-control-only`: Cloud Control takes every catalogued resource it
+   * can address. A resource a pack made moves only when the pack addresses it by
+   * its Cloud Control identifier (or, when the pack is not installed, as
+   * {@link missingPackRoute} decides); otherwise it is refused, never guessed.
+   */
+  private cloudControlOnlyRoute(type: string, recorded?: RecordedProvenance): RouteDecision {
+    const flag = '--cloud-control-only';
+    const withoutFlag = `Run without ${flag}.`;
+    if (!this.catalogue.isCatalogued(type)) {
+      return {
+        route: 'refused',
+        reason: `Cloud Control cannot provision an org-internal type (${flag})`,
+        remedy: withoutFlag,
+      };
+    }
+    const cloudControl: RouteDecision = {
+      route: 'cc-api',
+      reason: `every resource goes to Cloud Control (${flag})`,
+    };
+    if (!recorded || recorded.provisionedBy === 'cc-api') return cloudControl;
+    const maker = recorded.providerPack
+      ? this.registrationOf(recorded.providerPack, type)
+      : this.byType.get(type);
+    if (!maker) {
+      return recorded.providerPack ? this.missingPackRoute(type, recorded, () => cloudControl) : cloudControl;
+    }
+    if (maker.physicalIdIsPrimaryIdentifier) {
+      return {
+        route: 'cc-api',
+        moved: true,
+        reason: `it moves from ${maker.packName} to Cloud Control (${flag}; ${maker.packName} addresses it by its Cloud Control identifier)`,
+      };
+    }
+    return {
+      route: 'refused',
+      reason: `it was provisioned by ${maker.packName}, whose physical ids are not Cloud Control identifiers, so Cloud Control cannot take it over (${flag})`,
+      remedy: `${withoutFlag} To compare the two paths, deploy a fresh copy of the stack with ${flag}.`,
+    };
   }
 
   /**

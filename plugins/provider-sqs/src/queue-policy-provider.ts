@@ -16,7 +16,9 @@ import type {
 import { parsePolicy, policiesEquivalent } from './policy-equivalence';
 import { errorName, isQueueNotFound } from './sqs-errors';
 
-export const QUEUE_POLICY_TYPE = 'AWS::SQS::QueuePolicy';
+import { QUEUE_POLICY_TYPE } from './resource-types';
+
+export { QUEUE_POLICY_TYPE };
 
 /** The policy document as the string SQS stores. */
 function policyText(document: unknown): string {

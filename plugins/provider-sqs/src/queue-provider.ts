@@ -34,7 +34,9 @@ import {
 } from './queue-attributes';
 import { accountFromUrl, generateQueueName, queueNameFromUrl } from './queue-name';
 
-export const QUEUE_TYPE = 'AWS::SQS::Queue';
+import { QUEUE_TYPE } from './resource-types';
+
+export { QUEUE_TYPE };
 
 /** SQS refuses a queue name for 60 s after a queue of that name is deleted; wait that out. */
 const DELETED_RECENTLY_RETRY = { maxAttempts: 9, baseDelayMs: 4_000, maxDelayMs: 16_000 };

@@ -701,3 +701,55 @@ describe('ProviderRegistry routing of recorded resources', () => {
     }
   });
 });
+
+describe('ProviderRegistry with --cloud-control-only', () => {
+  const handles = (type: string, properties: string[], addressedByIdentifier: boolean) => ({
+    ...registration(type, properties),
+    physicalIdIsPrimaryIdentifier: addressedByIdentifier,
+  });
+  const parameters = () => handles('AWS::SSM::Parameter', ['Name', 'Value'], true);
+  const registry = ProviderRegistry.fromPacks(
+    [pack('@acme/all', 'core', [parameters(), handles('AWS::SQS::Queue', ['QueueName'], false)])],
+    schemas,
+    { cloudControlOnly: true },
+  );
+
+  it('sends a new resource to Cloud Control although a pack handles it', () => {
+    expect(registry.problems).toEqual([]);
+    expect(registry.providerFor('AWS::SSM::Parameter', { Name: 'n', Value: 'v' })).toEqual({
+      route: 'cc-api',
+      reason: 'every resource goes to Cloud Control (--cloud-control-only)',
+    });
+    expect(
+      registry.providerFor('AWS::SSM::Parameter', { Name: 'n' }, { provisionedBy: 'cc-api' }).route,
+    ).toBe('cc-api');
+  });
+
+  it("moves a pack's resource only when the pack addresses it by its Cloud Control identifier", () => {
+    const byPack = { provisionedBy: 'sdk' as const, providerPack: '@acme/all' };
+    expect(registry.providerFor('AWS::SSM::Parameter', { Name: 'n' }, byPack)).toMatchObject({
+      route: 'cc-api',
+      moved: true,
+    });
+    expect(registry.providerForDelete('AWS::SSM::Parameter', byPack).route).toBe('cc-api');
+    const refused = registry.providerForDelete('AWS::SQS::Queue', byPack);
+    expect(refused).toMatchObject({
+      route: 'refused',
+      reason: expect.stringContaining('physical ids are not Cloud Control identifiers'),
+      remedy: expect.stringContaining('Run without --cloud-control-only'),
+    });
+  });
+
+  it('refuses an org-internal type, which Cloud Control cannot provision', () => {
+    expect(registry.providerFor('Acme::Billing::Account', { AccountName: 'a' })).toMatchObject({
+      route: 'refused',
+      reason: expect.stringContaining('Cloud Control cannot provision an org-internal type'),
+    });
+  });
+
+  it('routes as usual without the flag', () => {
+    const usual = ProviderRegistry.fromPacks([pack('@acme/all', 'core', [parameters()])], schemas);
+    expect(usual.cloudControlOnly).toBe(false);
+    expect(usual.providerFor('AWS::SSM::Parameter', { Name: 'n' }).route).toBe('sdk');
+  });
+});

@@ -8,6 +8,7 @@ import { cloudControl } from './cloudcontrol';
 import { cloudFormation } from './cloudformation';
 import { dynamodb } from './dynamodb';
 import { ec2 } from './ec2';
+import { kms } from './kms';
 import { logs } from './logs';
 import { s3 } from './s3';
 import { secretsManager } from './secretsmanager';
@@ -21,6 +22,7 @@ export const SERVICES: readonly ServiceModule[] = [
   sqs,
   ssm,
   secretsManager,
+  kms,
   cloudFormation,
   ec2,
   logs,

@@ -20,8 +20,6 @@ export const cloudControlLatency: LatencyFigures = {
     'AWS::Events::EventBus': seconds(2),
     'AWS::Events::Rule': seconds(3),
     'AWS::ECR::Repository': seconds(2),
-    'AWS::KMS::Key': seconds(5, 3, 3),
-    'AWS::KMS::Alias': seconds(2),
     'AWS::IAM::Role': seconds(10, 5, 5),
     'AWS::IAM::Policy': seconds(10, 5, 5),
     'AWS::IAM::ManagedPolicy': seconds(10, 5, 5),

@@ -23,6 +23,10 @@ export const WRITE_ONLY_PROPERTIES: Readonly<Record<string, readonly string[]>> 
   'AWS::Redshift::Cluster': ['/properties/MasterUserPassword'],
   'AWS::ElastiCache::User': ['/properties/Passwords'],
   'AWS::S3::Bucket': ['/properties/AccessControl'],
-  'AWS::KMS::Key': ['/properties/BypassPolicyLockoutSafetyCheck', '/properties/PendingWindowInDays'],
+  'AWS::KMS::Key': [
+    '/properties/BypassPolicyLockoutSafetyCheck',
+    '/properties/PendingWindowInDays',
+    '/properties/RotationPeriodInDays',
+  ],
   'AWS::OpenSearchService::Domain': ['/properties/AdvancedSecurityOptions/MasterUserOptions'],
 };

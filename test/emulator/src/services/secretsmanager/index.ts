@@ -5,12 +5,21 @@ import { SecretProvider } from './resource';
 import { SecretsManagerOperations } from './service';
 import { SecretsStore } from './store';
 import { secretsManagerLatency } from './latency';
+import { DELETE_LAG, SecretsManagement } from './secrets';
+import { kmsSecretCipher } from './secret-cipher';
 
 export const secretsManager: ServiceModule = {
   name: 'secretsmanager',
   signingNames: ['secretsmanager'],
-  create() {
+  create(platform) {
     const store = new SecretsStore();
+    platform.consistency.register({
+      name: DELETE_LAG,
+      description:
+        'A force-deleted secret\'s name can stay taken for a short while: "Secrets Manager performs the permanent secret deletion at the end of the waiting period as a background task" and a CreateSecret of the same name right after can fail, so "use appropriate back off and retry logic" (DeleteSecret API reference).',
+      defaultDelayMs: 2000,
+    });
+    const secrets = new SecretsManagement(store, kmsSecretCipher(platform), platform.consistency);
     return {
       protocol: new AwsJsonCodec({
         version: '1.1',
@@ -19,10 +28,10 @@ export const secretsManager: ServiceModule = {
         model: () => require('@aws-sdk/client-secrets-manager') as Record<string, unknown>,
         faults: { 500: { code: 'InternalServiceError', status: 500 } },
       }),
-      operations: new SecretsManagerOperations(store).operations,
+      operations: new SecretsManagerOperations(secrets).operations,
       latency: secretsManagerLatency,
       store,
-      resources: [new SecretProvider(store)],
+      resources: [new SecretProvider(secrets)],
     };
   },
 };

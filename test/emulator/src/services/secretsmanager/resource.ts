@@ -15,17 +15,25 @@ import {
 import type { ResourceSchema } from '../../core/resource-schema';
 import type { InventoryItem } from '../../core/service';
 import { generatedName } from '../cloudcontrol/generate';
-import { generatePassword, type Secret, type SecretsStore } from './store';
+import { generatePassword } from './passwords';
+import type { SecretsManagement } from './secrets';
+import type { Secret } from './store';
+
+type Replica = { Region: string; KmsKeyId?: string };
 
 /** A secret's CloudFormation properties (SecretString and GenerateSecretString are write-only). */
 export function secretProperties(secret: Secret): Record<string, unknown> {
   const props: Record<string, unknown> = { Id: secret.arn, Name: secret.name };
   if (secret.description !== undefined) props.Description = secret.description;
   if (secret.kmsKeyId !== undefined) props.KmsKeyId = secret.kmsKeyId;
+  if (secret.type !== undefined) props.Type = secret.type;
+  if (secret.replicas.length)
+    props.ReplicaRegions = secret.replicas.map((r) =>
+      r.kmsKeyId === undefined ? { Region: r.region } : { Region: r.region, KmsKeyId: r.kmsKeyId },
+    );
   if (secret.tags.length) props.Tags = secret.tags.map((t) => ({ ...t }));
   return props;
 }
-
 /** The secret value a template asks for: SecretString, or one generated from GenerateSecretString. */
 function secretValue(desired: Record<string, unknown>): string | undefined {
   const generate = desired.GenerateSecretString as Record<string, unknown> | undefined;
@@ -55,24 +63,29 @@ function secretValue(desired: Record<string, unknown>): string | undefined {
 export class SecretProvider implements ResourceProvider {
   readonly typeName = 'AWS::SecretsManager::Secret';
 
-  constructor(private readonly secrets: SecretsStore) {}
+  constructor(private readonly secrets: SecretsManagement) {}
 
   inventory(): InventoryItem[] {
-    return inventoryItems(this.typeName, this.secrets.secrets.values(), (s) =>
-      s.deletedDate ? undefined : { identifier: s.arn, model: secretProperties(s) },
+    return inventoryItems(this.typeName, this.secrets.store.secrets.values(), (s) =>
+      s.deletedDate || s.primaryRegion !== undefined
+        ? undefined
+        : { identifier: s.arn, model: secretProperties(s) },
     );
   }
 
   create(scope: ResourceScope, schema: ResourceSchema, desired: Record<string, unknown>): StoredResource {
     const name = typeof desired.Name === 'string' ? desired.Name : generatedName(schema.typeName);
-    if (this.secrets.find(scope.account, scope.region, name)) throw alreadyExists(schema.typeName, name);
+    if (this.secrets.store.find(scope.account, scope.region, name))
+      throw alreadyExists(schema.typeName, name);
     try {
-      const secret = this.secrets.create(scope.account, scope.region, {
+      const { secret } = this.secrets.create(scope, {
         name,
         description: desired.Description as string | undefined,
         kmsKeyId: desired.KmsKeyId as string | undefined,
+        type: desired.Type as string | undefined,
         secretString: secretValue(desired),
         tags: desired.Tags as Array<{ Key: string; Value: string }> | undefined,
+        replicaRegions: desired.ReplicaRegions as Replica[] | undefined,
       });
       return { identifier: secret.arn, model: secretProperties(secret) };
     } catch (err) {
@@ -80,9 +93,10 @@ export class SecretProvider implements ResourceProvider {
     }
   }
 
+  /** A secret in its primary region that is not scheduled for deletion. */
   private secret(scope: ResourceScope, identifier: string): Secret | undefined {
-    const secret = this.secrets.find(scope.account, scope.region, identifier);
-    return secret && !secret.deletedDate ? secret : undefined;
+    const secret = this.secrets.store.find(scope.account, scope.region, identifier);
+    return secret && !secret.deletedDate && secret.primaryRegion === undefined ? secret : undefined;
   }
 
   read(scope: ResourceScope, _schema: ResourceSchema, identifier: string): StoredResource | undefined {
@@ -90,6 +104,7 @@ export class SecretProvider implements ResourceProvider {
     return secret ? { identifier: secret.arn, model: secretProperties(secret) } : undefined;
   }
 
+  /** As CloudFormation's handler: metadata, a new value when asked, tags and replica Regions reconciled. */
   update(
     scope: ResourceScope,
     schema: ResourceSchema,
@@ -98,26 +113,56 @@ export class SecretProvider implements ResourceProvider {
   ): StoredResource {
     const secret = this.secret(scope, identifier);
     if (!secret) throw notFound(schema.typeName, identifier);
-    secret.description = desired.Description as string | undefined;
-    secret.kmsKeyId = desired.KmsKeyId as string | undefined;
-    secret.tags = ((desired.Tags as Array<{ Key: string; Value: string }> | undefined) ?? []).map((t) => ({
-      ...t,
-    }));
-    const value = secretValue(desired);
-    if (value !== undefined) this.secrets.putValue(secret, { secretString: value });
-    secret.lastChanged = new Date();
-    return { identifier: secret.arn, model: secretProperties(secret) };
+    try {
+      const value = secretValue(desired);
+      const current = secret.versions.find((v) => v.stages.includes('AWSCURRENT'));
+      this.secrets.update(scope, secret.arn, {
+        // A removed property goes back to AWS's default: no description, the AWS managed key.
+        description: (desired.Description as string | undefined) ?? '',
+        kmsKeyId: (desired.KmsKeyId as string | undefined) ?? '',
+        type: (desired.Type as string | undefined) ?? '',
+        secretString: value !== undefined && value !== current?.secretString ? value : undefined,
+      });
+      const tags = (desired.Tags as Array<{ Key: string; Value: string }> | undefined) ?? [];
+      const stale = secret.tags.filter((t) => !tags.some((n) => n.Key === t.Key)).map((t) => t.Key);
+      if (stale.length) this.secrets.untag(scope, secret.arn, stale);
+      if (tags.length) this.secrets.tag(scope, secret.arn, tags);
+      const replicas = (desired.ReplicaRegions as Replica[] | undefined) ?? [];
+      const dropped = secret.replicas
+        .filter(
+          (r) => !replicas.some((n) => n.Region === r.region && (n.KmsKeyId ?? undefined) === r.kmsKeyId),
+        )
+        .map((r) => r.region);
+      if (dropped.length) this.secrets.removeReplicas(scope, secret.arn, dropped);
+      const added = replicas.filter((n) => !secret.replicas.some((r) => r.region === n.Region));
+      if (added.length) this.secrets.replicate(scope, secret.arn, added, false);
+      return { identifier: secret.arn, model: secretProperties(secret) };
+    } catch (err) {
+      throw serviceFailure(err, 'SecretsManager');
+    }
   }
 
+  /** As CloudFormation's handler: replicas removed, then deleted without a recovery window. */
   delete(scope: ResourceScope, schema: ResourceSchema, identifier: string): void {
     const secret = this.secret(scope, identifier);
     if (!secret) throw notFound(schema.typeName, identifier);
-    this.secrets.remove(secret);
+    try {
+      if (secret.replicas.length)
+        this.secrets.removeReplicas(
+          scope,
+          secret.arn,
+          secret.replicas.map((r) => r.region),
+        );
+      this.secrets.delete(scope, secret.arn, { force: true });
+    } catch (err) {
+      throw serviceFailure(err, 'SecretsManager');
+    }
   }
 
   list(scope: ResourceScope): StoredResource[] {
-    return [...this.secrets.secrets.values()]
-      .filter((s) => s.account === scope.account && s.region === scope.region && !s.deletedDate)
+    return this.secrets.store
+      .list(scope.account, scope.region)
+      .filter((s) => !s.deletedDate && s.primaryRegion === undefined)
       .map((s) => ({ identifier: s.arn, model: secretProperties(s) }));
   }
 }

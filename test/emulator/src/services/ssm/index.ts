@@ -4,6 +4,7 @@ import { jsonResponse } from '../../core/http';
 import { AwsJsonCodec } from '../../core/protocols/aws-json';
 import type { ServiceModule } from '../../core/service';
 import { ParameterProvider } from './resource';
+import { kmsSecureStrings } from './secure-strings';
 import { SsmOperations } from './service';
 import { SsmStore, type ParameterType } from './store';
 import { ssmLatency } from './latency';
@@ -12,7 +13,7 @@ export const ssm: ServiceModule = {
   name: 'ssm',
   signingNames: ['ssm'],
   create(platform) {
-    const store = new SsmStore();
+    const store = new SsmStore(kmsSecureStrings(platform));
     return {
       protocol: new AwsJsonCodec({
         version: '1.1',

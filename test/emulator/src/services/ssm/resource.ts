@@ -37,8 +37,20 @@ export function parameterProperties(parameter: Parameter): Record<string, unknow
   };
   if (v.description !== undefined) props.Description = v.description;
   if (v.allowedPattern !== undefined) props.AllowedPattern = v.allowedPattern;
+  if (v.policies) props.Policies = `[${v.policies.join(',')}]`;
   if (Object.keys(parameter.tags).length) props.Tags = { ...parameter.tags };
   return props;
+}
+
+/** Whether `desired` differs from the current properties in anything but Tags (and AWS-set ones). */
+function changesMoreThanTags(current: Record<string, unknown>, desired: Record<string, unknown>): boolean {
+  const defaulted = new Set(['Tags', 'Arn', 'Tier', 'DataType']);
+  const keys = new Set([...Object.keys(current), ...Object.keys(desired)]);
+  return [...keys].some((k) => {
+    if (k === 'Tags' || k === 'Arn') return false;
+    if (desired[k] === undefined) return !defaulted.has(k) && current[k] !== undefined;
+    return desired[k] !== current[k];
+  });
 }
 
 export class ParameterProvider implements ResourceProvider {
@@ -62,6 +74,7 @@ export class ParameterProvider implements ResourceProvider {
       allowedPattern: desired.AllowedPattern as string | undefined,
       tier: desired.Tier as string | undefined,
       dataType: desired.DataType as string | undefined,
+      policies: desired.Policies as string | undefined,
       user: `arn:aws:iam::${scope.account}:root`,
     };
   }
@@ -99,13 +112,16 @@ export class ParameterProvider implements ResourceProvider {
   ): StoredResource {
     const parameter = this.ssm.get(scope.account, scope.region, identifier);
     if (!parameter) throw notFound(schema.typeName, identifier);
-    try {
-      this.ssm.put(scope.account, scope.region, {
-        ...this.putInput(scope, identifier, desired),
-        overwrite: true,
-      });
-    } catch (err) {
-      throw serviceFailure(err, 'Ssm');
+    // As the handler does: a new version only when more than the tags changed.
+    if (changesMoreThanTags(parameterProperties(parameter), desired)) {
+      try {
+        this.ssm.put(scope.account, scope.region, {
+          ...this.putInput(scope, identifier, desired),
+          overwrite: true,
+        });
+      } catch (err) {
+        throw serviceFailure(err, 'Ssm');
+      }
     }
     parameter.tags = { ...((desired.Tags as Record<string, string> | undefined) ?? {}) };
     return { identifier, model: parameterProperties(parameter) };

@@ -2,6 +2,8 @@
 import { AwsError } from '../../core/errors';
 import { requireString } from '../../core/protocols/aws-json';
 import type { CallContext, Operations } from '../../core/service';
+import { isValidLabel } from './parameter-rules';
+import { isPublicParameter } from './public-parameters';
 import {
   currentVersion,
   parameterArn,
@@ -27,6 +29,8 @@ export class SsmOperations {
     AddTagsToResource: (ctx, input) => this.addTags(ctx, input),
     RemoveTagsFromResource: (ctx, input) => this.removeTags(ctx, input),
     ListTagsForResource: (ctx, input) => this.listTags(ctx, input),
+    LabelParameterVersion: (ctx, input) => this.labelVersion(ctx, input),
+    UnlabelParameterVersion: (ctx, input) => this.unlabelVersion(ctx, input),
   };
 
   constructor(private readonly store: SsmStore) {}
@@ -41,6 +45,7 @@ export class SsmOperations {
       keyId: optionalString(input.KeyId),
       dataType: optionalString(input.DataType),
       tier: optionalString(input.Tier),
+      policies: optionalString(input.Policies),
       overwrite: input.Overwrite === true,
       tags: Array.isArray(input.Tags) ? tagMap(input.Tags) : undefined,
       user: ctx.callerArn,
@@ -77,7 +82,7 @@ export class SsmOperations {
 
   private getParameter(ctx: CallContext, input: Input): unknown {
     const { parameter, version, selector } = this.resolve(ctx, requireString(input, 'Name'));
-    return { Parameter: parameterOutput(parameter, version, input.WithDecryption === true, selector) };
+    return { Parameter: this.output(parameter, version, input.WithDecryption === true, selector) };
   }
 
   private getParameters(ctx: CallContext, input: Input): unknown {
@@ -92,7 +97,7 @@ export class SsmOperations {
     for (const name of [...new Set(names)]) {
       try {
         const { parameter, version, selector } = this.resolve(ctx, name);
-        Parameters.push(parameterOutput(parameter, version, input.WithDecryption === true, selector));
+        Parameters.push(this.output(parameter, version, input.WithDecryption === true, selector));
       } catch (err) {
         if (
           err instanceof AwsError &&
@@ -113,13 +118,14 @@ export class SsmOperations {
       );
     const prefix = path.endsWith('/') ? path : `${path}/`;
     const recursive = input.Recursive === true;
+    validateFilters(input.ParameterFilters, BY_PATH_FILTER_KEYS);
     const matches = this.store
       .under(ctx.account, ctx.region, prefix)
       .filter((p) => recursive || !p.name.slice(prefix.length).includes('/'))
       .filter((p) => matchesFilters(p, input.ParameterFilters));
     const { page, nextToken } = paginate(matches, input, 10);
     return {
-      Parameters: page.map((p) => parameterOutput(p, currentVersion(p), input.WithDecryption === true)),
+      Parameters: page.map((p) => this.output(p, currentVersion(p), input.WithDecryption === true)),
       NextToken: nextToken,
     };
   }
@@ -131,7 +137,7 @@ export class SsmOperations {
     return {
       Parameters: page.map((v) => ({
         ...metadata(parameter, v),
-        Value: displayValue(v, input.WithDecryption === true),
+        Value: this.value(parameter, v, input.WithDecryption === true),
         Labels: v.labels,
       })),
       NextToken: nextToken,
@@ -164,11 +170,93 @@ export class SsmOperations {
         "1 validation error detected: Value at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 50",
       );
     }
+    validateFilters(input.ParameterFilters, DESCRIBE_FILTER_KEYS);
     const matches = this.store
       .list(ctx.account, ctx.region)
       .filter((p) => matchesFilters(p, input.ParameterFilters) && matchesLegacyFilters(p, input.Filters));
     const { page, nextToken } = paginate(matches, input, 50);
     return { Parameters: page.map((p) => metadata(p, currentVersion(p))), NextToken: nextToken };
+  }
+
+  /** A version's value as a read returns it: SecureStrings decrypted through KMS only when asked. */
+  private value(parameter: Parameter, version: ParameterVersion, decrypt: boolean): string {
+    if (version.type !== 'SecureString') return version.value;
+    return decrypt ? this.store.decrypted(parameter, version) : (version.ciphertext ?? version.value);
+  }
+
+  private output(
+    parameter: Parameter,
+    version: ParameterVersion,
+    decrypt: boolean,
+    selector?: string,
+  ): Record<string, unknown> {
+    return {
+      Name: parameter.name,
+      Type: version.type,
+      Value: this.value(parameter, version, decrypt),
+      Version: version.version,
+      Selector: selector,
+      LastModifiedDate: version.lastModified,
+      ARN: parameterArn(parameter),
+      DataType: version.dataType,
+    };
+  }
+
+  /** LabelParameterVersion: attaches labels to a version (default: the latest), moving them off others. */
+  private labelVersion(ctx: CallContext, input: Input): unknown {
+    const { parameter, version } = this.labelled(ctx, input);
+    const labels = Array.isArray(input.Labels) ? (input.Labels as string[]) : [];
+    if (labels.length < 1 || labels.length > 10)
+      throw ssmErrors.validation(
+        "1 validation error detected: Value at 'labels' failed to satisfy constraint: Member must have length between 1 and 10",
+      );
+    const valid = labels.filter(isValidLabel);
+    const added = valid.filter((l) => !version.labels.includes(l));
+    if (version.labels.length + added.length > 10) {
+      throw new AwsError(
+        'ParameterVersionLabelLimitExceeded',
+        'A parameter version can have a maximum of ten labels. Move one or more labels to another version and try again.',
+        400,
+      );
+    }
+    for (const other of parameter.versions) other.labels = other.labels.filter((l) => !added.includes(l));
+    version.labels.push(...added);
+    return { InvalidLabels: labels.filter((l) => !isValidLabel(l)), ParameterVersion: version.version };
+  }
+
+  private unlabelVersion(ctx: CallContext, input: Input): unknown {
+    const { version } = this.labelled(ctx, input, true);
+    const labels = Array.isArray(input.Labels) ? (input.Labels as string[]) : [];
+    const removed = labels.filter((l) => version.labels.includes(l));
+    version.labels = version.labels.filter((l) => !removed.includes(l));
+    return { RemovedLabels: removed, InvalidLabels: labels.filter((l) => !removed.includes(l)) };
+  }
+
+  private labelled(
+    ctx: CallContext,
+    input: Input,
+    versionRequired = false,
+  ): { parameter: Parameter; version: ParameterVersion } {
+    const name = requireString(input, 'Name');
+    const parameter = this.store.get(ctx.account, ctx.region, name);
+    if (!parameter || isPublicParameter(parameter.name)) throw ssmErrors.notFound(name);
+    const wanted = input.ParameterVersion;
+    if (versionRequired && typeof wanted !== 'number')
+      throw ssmErrors.validation(
+        "1 validation error detected: Value null at 'parameterVersion' failed to satisfy constraint: Member must not be null",
+      );
+    const version =
+      typeof wanted === 'number'
+        ? parameter.versions.find((v) => v.version === wanted)
+        : currentVersion(parameter);
+    if (!version) {
+      throw new AwsError(
+        'ParameterVersionNotFound',
+        `Systems Manager could not find version ${String(wanted)} of ${name}. Verify the version and try again.`,
+        400,
+      );
+    }
+    return { parameter, version };
   }
 
   private taggedParameter(ctx: CallContext, input: Input): Parameter {
@@ -187,7 +275,14 @@ export class SsmOperations {
 
   private addTags(ctx: CallContext, input: Input): unknown {
     const parameter = this.taggedParameter(ctx, input);
-    parameter.tags = { ...parameter.tags, ...tagMap(Array.isArray(input.Tags) ? input.Tags : []) };
+    const tags = { ...parameter.tags, ...tagMap(Array.isArray(input.Tags) ? input.Tags : []) };
+    if (Object.keys(tags).length > 50)
+      throw new AwsError(
+        'TooManyTagsError',
+        'The Targets parameter includes too many tags. Remove one or more tags and try the command again.',
+        400,
+      );
+    parameter.tags = tags;
     return {};
   }
 
@@ -216,34 +311,6 @@ function tagMap(tags: unknown[]): Record<string, string> {
   return out;
 }
 
-/** SecureString values stay encrypted unless WithDecryption is set. */
-function displayValue(version: ParameterVersion, decrypt: boolean): string {
-  if (version.type !== 'SecureString' || decrypt) return version.value;
-  return Buffer.concat([
-    Buffer.from([1, 2, 2, 0, 0x78]),
-    Buffer.from(`${version.keyId}|`),
-    Buffer.from(version.value).map((b) => b ^ 0x5a),
-  ]).toString('base64');
-}
-
-function parameterOutput(
-  parameter: Parameter,
-  version: ParameterVersion,
-  decrypt: boolean,
-  selector?: string,
-): Record<string, unknown> {
-  return {
-    Name: parameter.name,
-    Type: version.type,
-    Value: displayValue(version, decrypt),
-    Version: version.version,
-    Selector: selector,
-    LastModifiedDate: version.lastModified,
-    ARN: parameterArn(parameter),
-    DataType: version.dataType,
-  };
-}
-
 function metadata(parameter: Parameter, version: ParameterVersion): Record<string, unknown> {
   return {
     Name: parameter.name,
@@ -256,9 +323,45 @@ function metadata(parameter: Parameter, version: ParameterVersion): Record<strin
     AllowedPattern: version.allowedPattern,
     Version: version.version,
     Tier: version.tier,
-    Policies: [],
+    Policies: (version.policies ?? []).map((text) => ({
+      PolicyText: text,
+      PolicyType: (JSON.parse(text) as { Type: string }).Type,
+      PolicyStatus: 'Pending',
+    })),
     DataType: version.dataType,
   };
+}
+
+const DESCRIBE_FILTER_KEYS = ['Name', 'Path', 'Type', 'KeyId', 'Tier', 'DataType', 'Label'];
+/** GetParametersByPath takes no Name or Path filter (the path is the filter). */
+const BY_PATH_FILTER_KEYS = ['Type', 'KeyId', 'Tier', 'DataType', 'Label'];
+
+function validateFilters(filters: unknown, keys: readonly string[]): void {
+  if (!Array.isArray(filters)) return;
+  for (const f of filters as ParameterFilter[]) {
+    const key = f.Key ?? '';
+    if (!keys.includes(key) && !key.startsWith('tag:'))
+      throw new AwsError(
+        'InvalidFilterKey',
+        `The following filter key is not valid: ${key}. Valid filter keys include: [${keys.join(', ')}, tag:<key>].`,
+        400,
+      );
+    const option = f.Option;
+    const options =
+      key === 'Path'
+        ? ['Recursive', 'OneLevel']
+        : key === 'Name'
+          ? ['Equals', 'BeginsWith', 'Contains']
+          : key.startsWith('tag:') || key === 'Label'
+            ? ['Equals']
+            : ['Equals', 'BeginsWith'];
+    if (option !== undefined && !options.includes(option))
+      throw new AwsError(
+        'InvalidFilterOption',
+        `The filter option ${option} is not valid for ${key}. Valid options include: [${options.join(', ')}].`,
+        400,
+      );
+  }
 }
 
 interface ParameterFilter {

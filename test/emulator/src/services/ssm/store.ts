@@ -2,19 +2,27 @@
 import { AwsError } from '../../core/errors';
 import type { ServiceStore } from '../../core/service';
 import { partitionOf } from '../../core/accounts';
+import { parsePolicies, resolveTier, validateDataType, type Tier } from './parameter-rules';
 import { isPublicParameter, PublicParameters } from './public-parameters';
+import { DEFAULT_SSM_KEY, type SecureStringCipher } from './secure-strings';
 
 export type ParameterType = 'String' | 'StringList' | 'SecureString';
 
 export interface ParameterVersion {
   version: number;
+  /** The value; for a SecureString, the decrypted value (reads return {@link ciphertext}). */
   value: string;
   type: ParameterType;
   description?: string;
   allowedPattern?: string;
+  /** SecureString: the KMS key as the request named it. */
   keyId?: string;
+  /** SecureString: base64 of the value encrypted under {@link keyId}. */
+  ciphertext?: string;
   dataType: string;
-  tier: string;
+  tier: Tier;
+  /** Parameter policies, each as its JSON text. */
+  policies?: string[];
   lastModified: Date;
   lastModifiedUser: string;
   labels: string[];
@@ -38,6 +46,8 @@ export interface PutParameterInput {
   keyId?: string;
   dataType?: string;
   tier?: string;
+  /** The `Policies` JSON array text; `[]` removes the policies. */
+  policies?: string;
   overwrite?: boolean;
   tags?: Record<string, string>;
   user: string;
@@ -46,6 +56,7 @@ export interface PutParameterInput {
 }
 
 const TYPES = new Set(['String', 'StringList', 'SecureString']);
+const MAX_VERSIONS = 100;
 
 export const ssmErrors = {
   notFound: (name?: string) =>
@@ -57,6 +68,8 @@ export class SsmStore implements ServiceStore {
   readonly parameters = new Map<string, Parameter>();
   /** AWS's public parameters (`/aws/service/...`), in every region; a seeded one of the same name wins. */
   readonly publicParameters = new PublicParameters();
+
+  constructor(private readonly secureStrings?: SecureStringCipher) {}
 
   static key(account: string, region: string, name: string): string {
     return `${account}|${region}|${name}`;
@@ -94,28 +107,17 @@ export class SsmStore implements ServiceStore {
         `1 validation error detected: Value '${input.type}' at 'type' failed to satisfy constraint: Member must satisfy enum value set: [SecureString, StringList, String]`,
       );
     }
-    const tier = input.tier ?? 'Standard';
-    if (!['Standard', 'Advanced', 'Intelligent-Tiering'].includes(tier)) {
-      throw ssmErrors.validation(
-        `1 validation error detected: Value '${tier}' at 'tier' failed to satisfy constraint: Member must satisfy enum value set: [Standard, Advanced, Intelligent-Tiering]`,
-      );
-    }
-    if (tier === 'Standard' && Buffer.byteLength(input.value) > 4096) {
-      throw ssmErrors.validation(
-        'Standard tier parameters support a maximum parameter value of 4096 characters. To create a larger parameter value, upgrade the parameter to use the advanced-parameter tier.',
-      );
-    }
-    const dataType = input.dataType ?? 'text';
-    if (!['text', 'aws:ec2:image', 'aws:ssm:integration'].includes(dataType)) {
-      throw ssmErrors.validation(
-        `The following data type is not supported: ${dataType} (Data type names are all lowercase.)`,
-      );
-    }
     if (input.tags && input.overwrite) {
       throw ssmErrors.validation(
         "Invalid request: tags and overwrite can't be used together. To create a parameter with tags, please remove overwrite flag. To update tags for an existing parameter, please use AddTagsToResource or RemoveTagsFromResource.",
       );
     }
+    if (input.tags && Object.keys(input.tags).length > 50)
+      throw new AwsError(
+        'TooManyTagsError',
+        'The Targets parameter includes too many tags. Remove one or more tags and try the command again.',
+        400,
+      );
     const key = SsmStore.key(account, region, name);
     const existing = this.parameters.get(key);
     if (existing && !input.overwrite) {
@@ -125,38 +127,81 @@ export class SsmStore implements ServiceStore {
         400,
       );
     }
-    const previous = existing?.versions[existing.versions.length - 1];
+    const previous = existing ? currentVersion(existing) : undefined;
     const type = input.type ?? previous?.type;
     if (!type) throw ssmErrors.validation('A parameter type is required when you create a parameter.');
-    const allowedPattern = input.allowedPattern ?? previous?.allowedPattern;
-    if (allowedPattern && !new RegExp(allowedPattern).test(input.value)) {
+    if (previous && type !== previous.type && (type === 'SecureString' || previous.type === 'SecureString')) {
       throw new AwsError(
-        'ParameterPatternMismatchException',
-        `Parameter value, cannot be validated against allowedPattern: ${allowedPattern}`,
+        'HierarchyTypeMismatchException',
+        `The parameter type can't be changed from ${previous.type} to ${type}: Parameter Store doesn't support changing a parameter type between String and SecureString. You must create a new, unique parameter.`,
         400,
       );
     }
-    if (existing && existing.versions.length >= 100) {
-      throw new AwsError(
-        'ParameterMaxVersionLimitExceeded',
-        `You attempted to create a new version of ${name} by calling the PutParameter API with the overwrite flag. Version ${existing.versions[0]!.version}, the oldest version, can't be deleted because it has a label associated with it. Move the label to another version of the parameter, and try again.`,
-        400,
-      );
+    if (input.keyId !== undefined && type !== 'SecureString')
+      throw ssmErrors.validation('KeyId is only valid for a SecureString parameter.');
+    // An empty description or pattern removes it.
+    const allowedPattern = (input.allowedPattern ?? previous?.allowedPattern) || undefined;
+    if (allowedPattern) {
+      let pattern: RegExp;
+      try {
+        pattern = new RegExp(allowedPattern);
+      } catch {
+        throw new AwsError(
+          'InvalidAllowedPatternException',
+          `The allowed pattern ${allowedPattern} is not a valid regular expression.`,
+          400,
+        );
+      }
+      if (!pattern.test(input.value)) {
+        throw new AwsError(
+          'ParameterPatternMismatchException',
+          `Parameter value, cannot be validated against allowedPattern: ${allowedPattern}`,
+          400,
+        );
+      }
     }
+    const dataType = input.dataType ?? previous?.dataType ?? 'text';
+    validateDataType(dataType, type, input.value);
+    const policies = input.policies !== undefined ? parsePolicies(input.policies) : previous?.policies;
+    const tier = resolveTier(
+      input.tier,
+      previous?.tier,
+      Buffer.byteLength(input.value),
+      (policies ?? []).length > 0,
+    );
+    if (existing && existing.versions.length >= MAX_VERSIONS) {
+      // The oldest version makes room, unless a label holds it.
+      const oldest = existing.versions[0]!;
+      if (oldest.labels.length) {
+        throw new AwsError(
+          'ParameterMaxVersionLimitExceeded',
+          `You attempted to create a new version of ${name} by calling the PutParameter API with the overwrite flag. Version ${oldest.version}, the oldest version, can't be deleted because it has a label associated with it. Move the label to another version of the parameter, and try again.`,
+          400,
+        );
+      }
+    }
+    const keyId = type === 'SecureString' ? (input.keyId ?? previous?.keyId ?? DEFAULT_SSM_KEY) : undefined;
+    const arn = parameterArn({ account, region, name });
     const version: ParameterVersion = {
       version: (previous?.version ?? 0) + 1,
       value: input.value,
       type,
-      description: input.description ?? previous?.description,
+      description: (input.description ?? previous?.description) || undefined,
       allowedPattern,
-      keyId: type === 'SecureString' ? (input.keyId ?? previous?.keyId ?? 'alias/aws/ssm') : undefined,
+      keyId,
+      ciphertext:
+        keyId !== undefined && this.secureStrings
+          ? this.secureStrings.encrypt({ account, region }, keyId, arn, input.value)
+          : undefined,
       dataType,
       tier,
+      policies: policies && policies.length ? policies : undefined,
       lastModified: new Date(),
       lastModifiedUser: input.user,
       labels: [],
     };
     if (existing) {
+      if (existing.versions.length >= MAX_VERSIONS) existing.versions.shift();
       existing.versions.push(version);
       return existing;
     }
@@ -169,6 +214,12 @@ export class SsmStore implements ServiceStore {
     };
     this.parameters.set(key, parameter);
     return parameter;
+  }
+
+  /** A SecureString version's value, decrypted through KMS (the key must still be usable). */
+  decrypted(parameter: Parameter, version: ParameterVersion): string {
+    if (version.ciphertext === undefined || !this.secureStrings) return version.value;
+    return this.secureStrings.decrypt(parameter, parameterArn(parameter), version.ciphertext);
   }
 
   delete(account: string, region: string, name: string): boolean {
@@ -211,7 +262,7 @@ export function currentVersion(parameter: Parameter): ParameterVersion {
   return parameter.versions[parameter.versions.length - 1]!;
 }
 
-export function parameterArn(parameter: Parameter): string {
+export function parameterArn(parameter: Pick<Parameter, 'account' | 'region' | 'name'>): string {
   return `arn:${partitionOf(parameter.region)}:ssm:${parameter.region}:${parameter.account}:parameter/${parameter.name.replace(/^\//, '')}`;
 }
 
