@@ -87,6 +87,10 @@ describe('Cloud Control lifecycle', () => {
       LogGroupName: '/app/logs',
       RetentionInDays: 7,
       Arn: 'arn:aws:logs:us-east-1:123456789012:log-group:/app/logs:*',
+      // CloudWatch Logs' defaults, as its read handler reports them.
+      LogGroupClass: 'STANDARD',
+      DeletionProtectionEnabled: false,
+      BearerTokenAuthenticationEnabled: false,
     });
 
     const updated = await cc.send(

@@ -16,6 +16,11 @@ export interface EmulatorSettings {
   accountId: string;
   /** How long SQS refuses a deleted queue's name (QueueDeletedRecently); AWS: 60000. */
   sqsDeleteCooldownMs: number;
+  /**
+   * How long a DynamoDB table or index stays CREATING, UPDATING or DELETING (ms, default 0: the
+   * next read sees it settled). A large value holds it there; setting 0 settles it.
+   */
+  dynamodbStatusDelayMs: number;
   /** Where Cloud Control's resource schemas come from. */
   schemas: string;
   /** How long a new Lambda function stays Pending and an update InProgress (ms); default 0. */
@@ -249,7 +254,9 @@ export class EmulatorControlClient {
   }
 
   updateSettings(
-    settings: Partial<Pick<EmulatorSettings, 'sqsDeleteCooldownMs' | 'lambdaStateTransitionMs'>>,
+    settings: Partial<
+      Pick<EmulatorSettings, 'sqsDeleteCooldownMs' | 'lambdaStateTransitionMs' | 'dynamodbStatusDelayMs'>
+    >,
   ): Promise<EmulatorSettings> {
     return this.call('PUT', '/settings', settings);
   }

@@ -6,11 +6,13 @@
 import type { ServiceModule } from '../core/service';
 import { cloudControl } from './cloudcontrol';
 import { cloudFormation } from './cloudformation';
+import { dynamodb } from './dynamodb';
 import { ec2 } from './ec2';
 import { events } from './events';
 import { iam } from './iam';
-import { lambda } from './lambda';
 import { kms } from './kms';
+import { lambda } from './lambda';
+import { logs } from './logs';
 import { s3 } from './s3';
 import { secretsManager } from './secretsmanager';
 import { sns } from './sns';
@@ -31,5 +33,7 @@ export const SERVICES: readonly ServiceModule[] = [
   ec2,
   iam,
   lambda,
+  logs,
+  dynamodb,
   cloudControl,
 ];

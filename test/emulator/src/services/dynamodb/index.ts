@@ -1,0 +1,46 @@
+/**
+ * Amazon DynamoDB (awsJson1.0): tables with their indexes, streams,
+ * encryption, time to live, continuous backups, contributor insights,
+ * Kinesis destinations, resource policies and tags, and the basic item
+ * operations; shared with Cloud Control's `AWS::DynamoDB::Table`.
+ */
+import { badRequest } from '../../control/routes';
+import { AwsJsonCodec } from '../../core/protocols/aws-json';
+import type { ServiceModule } from '../../core/service';
+import type { S3Store } from '../s3/store';
+import { dynamoDbLatency } from './latency';
+import { TableProvider } from './resource';
+import { DynamoDbOperations } from './service';
+import { DynamoDbStore } from './store';
+
+export const dynamodb: ServiceModule = {
+  name: 'dynamodb',
+  signingNames: ['dynamodb'],
+  create(platform) {
+    const store = new DynamoDbStore();
+    return {
+      protocol: new AwsJsonCodec({
+        version: '1.0',
+        targetPrefix: 'DynamoDB_20120810',
+        namespace: 'com.amazonaws.dynamodb.v20120810',
+        model: () => require('@aws-sdk/client-dynamodb') as Record<string, unknown>,
+      }),
+      operations: new DynamoDbOperations(store, () => platform.api<S3Store>('s3')).operations,
+      store,
+      resources: [new TableProvider(store)],
+      latency: dynamoDbLatency,
+      settings: {
+        read: () => ({ dynamodbStatusDelayMs: store.statusDelayMs }),
+        update: ({ dynamodbStatusDelayMs }) => {
+          if (dynamodbStatusDelayMs === undefined) return;
+          if (typeof dynamodbStatusDelayMs !== 'number' || dynamodbStatusDelayMs < 0)
+            throw badRequest('"dynamodbStatusDelayMs" is a number >= 0');
+          store.statusDelayMs = dynamodbStatusDelayMs;
+        },
+        reset: () => {
+          store.statusDelayMs = 0;
+        },
+      },
+    };
+  },
+};
