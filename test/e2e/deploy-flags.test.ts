@@ -122,8 +122,10 @@ describe('deploy flags', () => {
     expectExit(forced);
     expect(forced.stderr).toMatch(/E2eTags: deployed in [\d.]+s \(3 updated\)/);
     const ops = (await h.emulator.control.requests()).byOperation;
-    expect(ops['cloudcontrol:UpdateResource']).toBe(2);
+    // The parameter through Cloud Control; the queue and the log group through their bundled packs.
+    expect(ops['cloudcontrol:UpdateResource']).toBe(1);
     expect(ops['sqs:SetQueueAttributes']).toBeGreaterThanOrEqual(1);
+    expect(ops['logs:PutRetentionPolicy']).toBeGreaterThanOrEqual(1);
   });
 
   it('--role-arn makes every AWS call of the deploy as the role: its account gets the state and the resources', async () => {
