@@ -266,6 +266,18 @@ describe('errors', () => {
     await expect(ec2.send(new DescribeVpcsCommand({ VpcIds: ['my-vpc'] }))).rejects.toMatchObject({
       name: 'InvalidVpcID.Malformed',
     });
+    await expect(ec2.send(new DescribeRouteTablesCommand({ RouteTableIds: ['main'] }))).rejects.toMatchObject(
+      {
+        name: 'InvalidRouteTableId.Malformed',
+      },
+    );
+  });
+
+  it('answers DryRunOperation for a dry run that would succeed', async () => {
+    await expect(ec2.send(new DescribeVpcsCommand({ DryRun: true }))).rejects.toMatchObject({
+      name: 'DryRunOperation',
+      $metadata: { httpStatusCode: 412 },
+    });
   });
 
   it('answers InvalidParameterValue for an unknown filter, a bad page size or token', async () => {

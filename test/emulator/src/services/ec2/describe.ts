@@ -6,8 +6,8 @@
  */
 import { AwsError } from '../../core/errors';
 import type { CallContext, Operations } from '../../core/service';
-import { applyFilters, page, selectIds, type Filter, type FilterFields } from './filters';
-import { network, type RouteTable, type Subnet, type Vpc, type VpnGateway } from './network';
+import { applyFilters, page, selectIds, type Filter, type FilterFields, type Tag } from './filters';
+import { network, type Network, type RouteTable, type Subnet, type Vpc, type VpnGateway } from './network';
 
 interface DescribeInput {
   Filters?: Filter[];
@@ -88,9 +88,42 @@ function checkShape(ids: string[] | undefined, prefix: string, code: string): vo
       throw new AwsError(`${code}.Malformed`, `Invalid id: "${id}"`, 400);
 }
 
-function dryRun(input: DescribeInput): void {
-  if (input.DryRun)
-    throw new AwsError('DryRunOperation', 'Request would have succeeded, but DryRun flag is set.', 412);
+/**
+ * One kind of item a Describe call lists. Its name gives the members
+ * (`Vpc`: input `VpcIds`, output `Vpcs`, item id `VpcId`) and the noun of the
+ * not-found message (`vpc`).
+ */
+interface Kind<T extends { Tags: Tag[] }> {
+  name: string;
+  items: (n: Network) => T[];
+  filters: FilterFields<T>;
+  /** The id prefix (`vpc`). */
+  prefix: string;
+  /** The error code stem: `InvalidVpcID` gives `InvalidVpcID.NotFound` and `InvalidVpcID.Malformed`. */
+  errorStem: string;
+  /** Where EC2 spells the malformed code differently (`InvalidRouteTableId.Malformed`). */
+  malformedStem?: string;
+  /** MaxResults bounds; undefined: the call is not paginated. */
+  limits?: { min: number; max: number };
+}
+
+function describe<T extends { Tags: Tag[] }>(kind: Kind<T>, here: (ctx: CallContext) => Network) {
+  const idOf = (item: T) => (item as unknown as Record<string, string>)[`${kind.name}Id`]!;
+  return (ctx: CallContext, input: DescribeInput & Record<string, unknown>) => {
+    if (input.DryRun)
+      throw new AwsError('DryRunOperation', 'Request would have succeeded, but DryRun flag is set.', 412);
+    const ids = input[`${kind.name}Ids`] as string[] | undefined;
+    checkShape(ids, kind.prefix, kind.malformedStem ?? kind.errorStem);
+    const selected = selectIds(kind.items(here(ctx)), ids, idOf, {
+      code: `${kind.errorStem}.NotFound`,
+      noun: kind.name[0]!.toLowerCase() + kind.name.slice(1),
+    });
+    const filtered = applyFilters(selected, input.Filters, kind.filters, (item) => item.Tags);
+    const output = `${kind.name}s`;
+    if (!kind.limits) return { [output]: filtered };
+    const { items, nextToken } = page(filtered, input, kind.limits);
+    return { [output]: items, NextToken: nextToken };
+  };
 }
 
 /** The Describe* handlers, reading Cloud Control's models (by account, region and type) at each call. */
@@ -99,58 +132,42 @@ export function describeOperations(
 ): Operations {
   const here = (ctx: CallContext) =>
     network(ctx.account, ctx.region, (typeName) => models(ctx.account, ctx.region, typeName));
+  const vpcs: Kind<Vpc> = {
+    name: 'Vpc',
+    items: (n) => n.vpcs,
+    filters: VPC_FILTERS,
+    prefix: 'vpc',
+    errorStem: 'InvalidVpcID',
+    limits: { min: 5, max: 1000 },
+  };
+  const subnets: Kind<Subnet> = {
+    name: 'Subnet',
+    items: (n) => n.subnets,
+    filters: SUBNET_FILTERS,
+    prefix: 'subnet',
+    errorStem: 'InvalidSubnetID',
+    limits: { min: 5, max: 1000 },
+  };
+  const routeTables: Kind<RouteTable> = {
+    name: 'RouteTable',
+    items: (n) => n.routeTables,
+    filters: ROUTE_TABLE_FILTERS,
+    prefix: 'rtb',
+    errorStem: 'InvalidRouteTableID',
+    malformedStem: 'InvalidRouteTableId',
+    limits: { min: 5, max: 100 },
+  };
+  const vpnGateways: Kind<VpnGateway> = {
+    name: 'VpnGateway',
+    items: (n) => n.vpnGateways,
+    filters: VPN_GATEWAY_FILTERS,
+    prefix: 'vgw',
+    errorStem: 'InvalidVpnGatewayID',
+  };
   return {
-    DescribeVpcs: (ctx: CallContext, input: DescribeInput & { VpcIds?: string[] }) => {
-      dryRun(input);
-      checkShape(input.VpcIds, 'vpc', 'InvalidVpcID');
-      const selected = selectIds(here(ctx).vpcs, input.VpcIds, (v) => v.VpcId, {
-        code: 'InvalidVpcID.NotFound',
-        noun: 'vpc',
-      });
-      const { items, nextToken } = page(
-        applyFilters(selected, input.Filters, VPC_FILTERS, (v) => v.Tags),
-        input,
-        { min: 5, max: 1000 },
-      );
-      return { Vpcs: items, NextToken: nextToken };
-    },
-    DescribeSubnets: (ctx: CallContext, input: DescribeInput & { SubnetIds?: string[] }) => {
-      dryRun(input);
-      checkShape(input.SubnetIds, 'subnet', 'InvalidSubnetID');
-      const selected = selectIds(here(ctx).subnets, input.SubnetIds, (s) => s.SubnetId, {
-        code: 'InvalidSubnetID.NotFound',
-        noun: 'subnet',
-      });
-      const { items, nextToken } = page(
-        applyFilters(selected, input.Filters, SUBNET_FILTERS, (s) => s.Tags),
-        input,
-        { min: 5, max: 1000 },
-      );
-      return { Subnets: items, NextToken: nextToken };
-    },
-    DescribeRouteTables: (ctx: CallContext, input: DescribeInput & { RouteTableIds?: string[] }) => {
-      dryRun(input);
-      checkShape(input.RouteTableIds, 'rtb', 'InvalidRouteTableId');
-      const selected = selectIds(here(ctx).routeTables, input.RouteTableIds, (t) => t.RouteTableId, {
-        code: 'InvalidRouteTableID.NotFound',
-        noun: 'routeTable',
-      });
-      const { items, nextToken } = page(
-        applyFilters(selected, input.Filters, ROUTE_TABLE_FILTERS, (t) => t.Tags),
-        input,
-        { min: 5, max: 100 },
-      );
-      return { RouteTables: items, NextToken: nextToken };
-    },
-    // DescribeVpnGateways is not paginated.
-    DescribeVpnGateways: (ctx: CallContext, input: DescribeInput & { VpnGatewayIds?: string[] }) => {
-      dryRun(input);
-      checkShape(input.VpnGatewayIds, 'vgw', 'InvalidVpnGatewayID');
-      const selected = selectIds(here(ctx).vpnGateways, input.VpnGatewayIds, (g) => g.VpnGatewayId, {
-        code: 'InvalidVpnGatewayID.NotFound',
-        noun: 'vpnGateway',
-      });
-      return { VpnGateways: applyFilters(selected, input.Filters, VPN_GATEWAY_FILTERS, (g) => g.Tags) };
-    },
+    DescribeVpcs: describe(vpcs, here),
+    DescribeSubnets: describe(subnets, here),
+    DescribeRouteTables: describe(routeTables, here),
+    DescribeVpnGateways: describe(vpnGateways, here),
   };
 }
