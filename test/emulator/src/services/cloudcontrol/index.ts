@@ -7,6 +7,7 @@
 import { AwsJsonCodec } from '../../core/protocols/aws-json';
 import type { ServiceModule } from '../../core/service';
 import type { CloudControlLatencyApi } from '../../state';
+import type { CloudControlResourcesApi } from './resources-api';
 import { cloudControlRoutes } from './control';
 import { GenericProvider } from './generic';
 import { cloudControlLatency } from './latency';
@@ -31,7 +32,15 @@ export const cloudControl: ServiceModule = {
       (typeName) => platform.resourceProvider(typeName) ?? generic,
       () => platform.changed(),
     );
-    const api: CloudControlLatencyApi = {
+    const api: CloudControlLatencyApi & CloudControlResourcesApi = {
+      models(account, region, typeName) {
+        const owner = platform.resourceProvider(typeName);
+        const schema = owner && schemas.get(typeName);
+        if (owner && schema) return owner.list({ account, region, baseUrl: '' }, schema).map((r) => r.model);
+        return [...store.records.values()]
+          .filter((r) => r.account === account && r.region === region && r.type === typeName)
+          .map((r) => r.model);
+      },
       setTypeLatencies(typeName, { create, update, delete: del }) {
         const current = store.typeSettings.get(typeName) ?? {};
         store.typeSettings.set(typeName, {

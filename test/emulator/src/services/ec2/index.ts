@@ -1,13 +1,19 @@
-/** Amazon EC2 (ec2Query): only what templates and lookups read, for now DescribeAvailabilityZones. */
+/**
+ * Amazon EC2 (ec2Query): only what templates and lookups read: the zones
+ * (`Fn::GetAZs`) and the VPC network `ec2.Vpc.fromLookup` describes, answered
+ * from the EC2 resources Cloud Control keeps.
+ */
 import { AwsQueryCodec } from '../../core/protocols/aws-query';
 import type { ServiceModule } from '../../core/service';
 import { ec2Operations } from './service';
 import { ec2Latency } from './latency';
+import { describeOperations } from './describe';
+import type { CloudControlResourcesApi } from '../cloudcontrol/resources-api';
 
 export const ec2: ServiceModule = {
   name: 'ec2',
   signingNames: ['ec2'],
-  create() {
+  create(platform) {
     return {
       protocol: new AwsQueryCodec({
         version: '2016-11-15',
@@ -15,7 +21,12 @@ export const ec2: ServiceModule = {
         model: () => require('@aws-sdk/client-ec2') as Record<string, unknown>,
         ec2: true,
       }),
-      operations: ec2Operations,
+      operations: {
+        ...ec2Operations,
+        ...describeOperations((account, region, typeName) =>
+          platform.api<CloudControlResourcesApi>('cloudcontrol').models(account, region, typeName),
+        ),
+      },
       latency: ec2Latency,
     };
   },
