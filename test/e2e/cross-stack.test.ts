@@ -75,11 +75,17 @@ describe('hand-written cross-stack references', () => {
   });
 
   it('still deploys the stacks unrelated to a failing one; only its readers are skipped, with the reason', async () => {
-    await h.emulator.control.setTypeSettings('AWS::SNS::Topic', {
-      failWith: { errorCode: 'InvalidRequest', message: 'topic quota exceeded' },
+    // Topics go through the bundled SNS pack: SNS itself refuses them.
+    await h.emulator.control.addFault({
+      service: 'sns',
+      operation: 'CreateTopic',
+      error: 'TopicLimitExceeded',
+      status: 403,
+      message: 'topic quota exceeded',
+      probability: 1,
     });
     const result = await run('Part', 'deploy', '--all', '--json');
-    await h.emulator.control.clearTypeSettings();
+    await h.emulator.control.clearFaults();
     expect(result.code).toBe(1);
     const payload = JSON.parse(result.stdout) as {
       error: {

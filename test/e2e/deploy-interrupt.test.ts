@@ -70,9 +70,16 @@ describe('interrupting a deploy', () => {
     expect(inventoryResources(await h.appInventory())).toEqual(stateResources(done));
   });
 
-  it('a second Ctrl-C quits at once and names the lock to remove, with its region', async () => {
+  it('a third Ctrl-C quits at once and names the lock to remove, with its region', async () => {
     const stack = `${STACK}Twice`;
     await h.emulator.control.setTypeLatency('AWS::SSM::Parameter', 60_000);
+    // The first Ctrl-C lets the operations in flight finish, the second cancels them and then saves
+    // state and releases the lock; S3 deletes (the log's folded segments, the lock) are held so that
+    // the third arrives while that is still going on, whatever the machine's speed.
+    await h.emulator.control.setLatency([
+      { service: 's3', operation: 'DeleteObject', ms: 60_000 },
+      { service: 's3', operation: 'DeleteObjects', ms: 60_000 },
+    ]);
     const args = ['deploy', '--progress', 'events', '-o', out, '-c', `stackName=${stack}`];
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: APP,
@@ -81,15 +88,17 @@ describe('interrupting a deploy', () => {
     });
     let stderr = '';
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    let sent = 0;
+    const steps: Array<[RegExp, boolean]> = [
+      [/creating Parameter/, false],
+      [/SIGINT received:/, false],
+      [/SIGINT received again/, false],
+    ];
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
-      // The first Ctrl-C once a resource is in flight; the second once the first is acknowledged.
-      if (sent === 0 && /creating Parameter/.test(stderr)) {
-        sent = 1;
-        child.kill('SIGINT');
-      } else if (sent === 1 && /SIGINT received/.test(stderr)) {
-        sent = 2;
+      // Each Ctrl-C once the previous one is acknowledged (the first once a resource is in flight).
+      const next = steps.find((step) => !step[1]);
+      if (next && next[0].test(stderr)) {
+        next[1] = true;
         child.kill('SIGINT');
       }
     });
@@ -97,7 +106,8 @@ describe('interrupting a deploy', () => {
     expect(stderr).toContain('Quit without waiting.');
     expect(stderr).toContain(`run: cdkd force-unlock ${stack} --region us-east-1`);
     expect(stderr).not.toContain('<stack>');
+    await h.emulator.control.clearLatency();
     await h.emulator.control.clearTypeSettings();
-    expectExit(await h.cdkd(['force-unlock', stack, '--region', 'us-east-1']));
+    expectExit(await h.cdkd(['force-unlock', stack, '--region', 'us-east-1', '--force']));
   });
 });

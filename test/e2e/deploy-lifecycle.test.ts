@@ -72,8 +72,11 @@ describe('deploy lifecycle through Cloud Control and the SQS pack', () => {
     expect(Object.keys(state!.resources).some((id) => id.startsWith('CDKMetadata'))).toBe(false);
     const queue = Object.values(state!.resources).find((r) => r.resourceType === 'AWS::SQS::Queue')!;
     expect(queue.provisionedBy).toBe('sdk');
+    // The log group through the bundled Logs pack; the parameter through Cloud Control (its pack is installable).
     const logGroup = Object.values(state!.resources).find((r) => r.resourceType === 'AWS::Logs::LogGroup')!;
-    expect(logGroup.provisionedBy).toBe('cc-api');
+    expect(logGroup).toMatchObject({ provisionedBy: 'sdk', providerPack: '@cdkd/provider-logs' });
+    const parameter = Object.values(state!.resources).find((r) => r.resourceType === 'AWS::SSM::Parameter')!;
+    expect(parameter.provisionedBy).toBe('cc-api');
     expect(state!.exportNames).toEqual([`${STACK}-QueueUrl`]);
     expect(state!.outputs[`${STACK}-QueueUrl`]).toBe(queue.physicalId);
   });
@@ -117,7 +120,7 @@ describe('deploy lifecycle through Cloud Control and the SQS pack', () => {
     expect(result.stderr).toMatch(/no changes/);
     const { byOperation } = await h.emulator.control.requests();
     const calls = Object.keys(byOperation);
-    expect(calls.filter((op) => /^(cloudcontrol|sqs|ssm):/.test(op))).toEqual([]);
+    expect(calls.filter((op) => /^(cloudcontrol|sqs|ssm|logs):/.test(op))).toEqual([]);
     expect(calls.filter((op) => /^s3:(Put|Delete|Copy)/.test(op))).toEqual([]);
     await expectInventoryMatchesState();
   });

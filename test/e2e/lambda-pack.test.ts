@@ -50,7 +50,9 @@ describe('a Lambda app through @cdkd/provider-lambda', () => {
     Object.values(state!.resources).find((r) => r.resourceType === type)!;
   const expectInventoryMatchesState = async () => {
     const state = await h.readState(STACK);
-    expect(inventoryResources(await h.appInventory())).toEqual(stateResources(state));
+    // An AWS::IAM::Policy (through the bundled IAM pack) is an inline policy of its role: no object of its own.
+    const ownObjects = (ids: string[]) => ids.filter((id) => !id.startsWith('AWS::IAM::Policy '));
+    expect(inventoryResources(await h.appInventory())).toEqual(ownObjects(stateResources(state)));
     return state;
   };
   const lambdaCalls = async () =>
