@@ -229,19 +229,12 @@ export class IamAccessKeyProvider implements ResourceProvider {
       this.sup.ctx.logger.warn(`${logicalId}: not deleted: ${ACCESS_KEY_RECORD_INCOMPLETE_REASON}`);
       return { outcome: 'skipped', reason: ACCESS_KEY_RECORD_INCOMPLETE_REASON };
     }
-    try {
+    await this.sup.deleteOrGone('access key', ref, context?.expectedRegion, async () => {
       await this.sup.send(context?.signal, (c, o) =>
         c.send(new DeleteAccessKeyCommand({ UserName, AccessKeyId: physicalId }), o),
       );
       createdKeys.delete(physicalId);
-    } catch (err) {
-      if (isNoSuchEntity(err)) {
-        await this.sup.assertRegion(context?.expectedRegion, ref);
-        this.sup.ctx.logger.debug(`${logicalId}: access key ${physicalId} does not exist; nothing to delete`);
-        return;
-      }
-      throw this.sup.wrap(err, `deleting access key ${physicalId}`, ref);
-    }
+    });
   }
 
   /** `Id` is the physical id; the secret cannot be read back (undefined). */

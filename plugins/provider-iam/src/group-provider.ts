@@ -178,16 +178,9 @@ export class IamGroupProvider implements ResourceProvider {
     context?: DeleteContext,
   ): Promise<void> {
     const ref: ResourceRef = { logicalId, resourceType, physicalId };
-    try {
-      await this.deleteGroup(physicalId, context?.signal);
-    } catch (err) {
-      if (isNoSuchEntity(err)) {
-        await this.sup.assertRegion(context?.expectedRegion, ref);
-        this.sup.ctx.logger.debug(`${logicalId}: group ${physicalId} does not exist; nothing to delete`);
-        return;
-      }
-      throw this.sup.wrap(err, `deleting group ${physicalId}`, ref);
-    }
+    await this.sup.deleteOrGone('group', ref, context?.expectedRegion, () =>
+      this.deleteGroup(physicalId, context?.signal),
+    );
   }
 
   /** IAM deletes a group only without members and policies: those go first. */

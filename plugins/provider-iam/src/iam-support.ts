@@ -76,6 +76,26 @@ export class IamSupport {
     );
   }
 
+  /**
+   * Runs a delete of `what` (e.g. `role`, named by `ref.physicalId`): a
+   * `NoSuchEntity` counts as deleted only after the region check; any other
+   * error is worded with {@link wrap}.
+   */
+  async deleteOrGone(
+    what: string,
+    ref: ResourceRef,
+    expectedRegion: string | undefined,
+    run: () => Promise<void>,
+  ): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      if (!isNoSuchEntity(err)) throw this.wrap(err, `deleting ${what} ${ref.physicalId}`, ref);
+      await this.assertRegion(expectedRegion, ref);
+      this.ctx.logger.debug(`${ref.logicalId}: ${what} ${ref.physicalId} does not exist; nothing to delete`);
+    }
+  }
+
   /** `arn:<partition>:iam::<account>:<kind><path><name>`. */
   async arn(kind: string, path: string | undefined, name: string): Promise<string> {
     return `arn:${this.ctx.partition}:iam::${await this.ctx.accountId()}:${kind}${path ?? '/'}${name}`;

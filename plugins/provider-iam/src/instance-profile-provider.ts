@@ -141,18 +141,9 @@ export class IamInstanceProfileProvider implements ResourceProvider {
     context?: DeleteContext,
   ): Promise<void> {
     const ref: ResourceRef = { logicalId, resourceType, physicalId };
-    try {
-      await this.deleteProfile(physicalId, context?.signal);
-    } catch (err) {
-      if (isNoSuchEntity(err)) {
-        await this.sup.assertRegion(context?.expectedRegion, ref);
-        this.sup.ctx.logger.debug(
-          `${logicalId}: instance profile ${physicalId} does not exist; nothing to delete`,
-        );
-        return;
-      }
-      throw this.sup.wrap(err, `deleting instance profile ${physicalId}`, ref);
-    }
+    await this.sup.deleteOrGone('instance profile', ref, context?.expectedRegion, () =>
+      this.deleteProfile(physicalId, context?.signal),
+    );
   }
 
   private async deleteProfile(InstanceProfileName: string, signal?: AbortSignal): Promise<void> {

@@ -215,18 +215,9 @@ export class IamManagedPolicyProvider implements ResourceProvider {
     context?: DeleteContext,
   ): Promise<void> {
     const ref: ResourceRef = { logicalId, resourceType, physicalId };
-    try {
-      await this.deletePolicy(physicalId, context?.signal);
-    } catch (err) {
-      if (isNoSuchEntity(err)) {
-        await this.sup.assertRegion(context?.expectedRegion, ref);
-        this.sup.ctx.logger.debug(
-          `${logicalId}: managed policy ${physicalId} does not exist; nothing to delete`,
-        );
-        return;
-      }
-      throw this.sup.wrap(err, `deleting managed policy ${physicalId}`, ref);
-    }
+    await this.sup.deleteOrGone('managed policy', ref, context?.expectedRegion, () =>
+      this.deletePolicy(physicalId, context?.signal),
+    );
   }
 
   /** Detached from every principal (IAM refuses otherwise), its other versions deleted, then the policy. */

@@ -268,16 +268,9 @@ export class IamRoleProvider implements ResourceProvider {
     context?: DeleteContext,
   ): Promise<void> {
     const ref: ResourceRef = { logicalId, resourceType, physicalId };
-    try {
-      await this.deleteRole(physicalId, context?.signal);
-    } catch (err) {
-      if (isNoSuchEntity(err)) {
-        await this.sup.assertRegion(context?.expectedRegion, ref);
-        this.sup.ctx.logger.debug(`${logicalId}: role ${physicalId} does not exist; nothing to delete`);
-        return;
-      }
-      throw this.sup.wrap(err, `deleting role ${physicalId}`, ref);
-    }
+    await this.sup.deleteOrGone('role', ref, context?.expectedRegion, () =>
+      this.deleteRole(physicalId, context?.signal),
+    );
   }
 
   /** Removes the role from its instance profiles, deletes and detaches its policies, then deletes it. */

@@ -301,16 +301,9 @@ export class IamUserProvider implements ResourceProvider {
     context?: DeleteContext,
   ): Promise<void> {
     const ref: ResourceRef = { logicalId, resourceType, physicalId };
-    try {
-      await this.deleteUser(physicalId, context?.signal);
-    } catch (err) {
-      if (isNoSuchEntity(err)) {
-        await this.sup.assertRegion(context?.expectedRegion, ref);
-        this.sup.ctx.logger.debug(`${logicalId}: user ${physicalId} does not exist; nothing to delete`);
-        return;
-      }
-      throw this.sup.wrap(err, `deleting user ${physicalId}`, ref);
-    }
+    await this.sup.deleteOrGone('user', ref, context?.expectedRegion, () =>
+      this.deleteUser(physicalId, context?.signal),
+    );
   }
 
   private async deleteUser(UserName: string, signal?: AbortSignal): Promise<void> {
