@@ -5,7 +5,6 @@
  * ({@link ResourceProvisioner.assertProvisionable}) and by diff to flag them.
  */
 import type { StackPlan } from '../plan/types';
-import type { ProviderRegistry } from '../provisioning/provider-registry';
 
 export interface Unprovisionable {
   logicalId: string;
@@ -14,13 +13,6 @@ export interface Unprovisionable {
   reason: string;
   /** What to do about it. */
   remedy: string;
-}
-
-/** True when an installed pack registers the type, or Cloud Control can be asked to (a catalogued type). */
-export function canProvisionWith(
-  registry: Pick<ProviderRegistry, 'canProvision'>,
-): (resourceType: string) => boolean {
-  return (type) => registry.canProvision(type);
 }
 
 /** The resources of `plan` that would be created or updated and that cdkd cannot provision. */
