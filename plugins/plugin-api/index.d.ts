@@ -139,6 +139,15 @@ export interface CreateContext {
    */
   attempt?: number;
   /**
+   * True when an earlier send of this create may have taken effect without cdkd hearing of
+   * it: cdkd is settling a create an interrupted run left in flight, or retrying one (then
+   * {@link attempt} is above 0 as well). A provider whose create API takes no idempotency
+   * token (KMS `CreateKey`, say) looks for the resource that send made — by its
+   * {@link ownership} tags — before making one. Absent (false) on a first send, and in cdkd
+   * versions before it was added (1.2): there, treat `attempt > 0` as in doubt. Since 1.2.
+   */
+  inDoubt?: boolean;
+  /**
    * Aborted when the operation must stop: Ctrl-C, or the stack lock was lost. Pass it to
    * SDK calls (`client.send(command, { abortSignal })`) and to waiters. Absent in cdkd
    * versions before it was added.
