@@ -113,7 +113,11 @@ export class AliasProvider implements ResourceProvider {
           abortSignal: context?.signal,
         });
       } catch (err) {
-        throw kmsError(this.ctx, err, `re-pointing alias ${physicalId}`, { logicalId, resourceType, physicalId });
+        throw kmsError(this.ctx, err, `re-pointing alias ${physicalId}`, {
+          logicalId,
+          resourceType,
+          physicalId,
+        });
       }
     }
     return { physicalId, wasReplaced: false };

@@ -77,7 +77,13 @@ export class KeyProvider implements ResourceProvider {
   ): Promise<ResourceCreateResult> {
     const abortSignal = context.signal;
     const fail = (err: unknown, doing: string, createdPhysicalId?: string) =>
-      kmsError(this.ctx, err, doing, { logicalId, resourceType, physicalId: createdPhysicalId }, createdPhysicalId);
+      kmsError(
+        this.ctx,
+        err,
+        doing,
+        { logicalId, resourceType, physicalId: createdPhysicalId },
+        createdPhysicalId,
+      );
     const rotation = rotationOf(properties);
     if (
       rotation.enabled &&
@@ -214,10 +220,14 @@ export class KeyProvider implements ResourceProvider {
       });
       if (!described) continue;
       if (DELETING_STATES.has(described.KeyState ?? '')) {
-        this.ctx.logger.debug(`${logicalId}: key ${id} of this create is ${described.KeyState}; not adopting it`);
+        this.ctx.logger.debug(
+          `${logicalId}: key ${id} of this create is ${described.KeyState}; not adopting it`,
+        );
         continue;
       }
-      this.ctx.logger.debug(`${logicalId}: key ${id} was made by an earlier attempt of this create; adopting it`);
+      this.ctx.logger.debug(
+        `${logicalId}: key ${id} was made by an earlier attempt of this create; adopting it`,
+      );
       return described;
     }
     return undefined;
@@ -241,7 +251,8 @@ export class KeyProvider implements ResourceProvider {
     } catch (err) {
       // A key deleted meanwhile, or one whose policy does not let us read it: not one this create made
       // (its default policy, or a template policy passing the lockout check, lets the account read it).
-      if (errorName(err) === 'NotFoundException' || errorName(err) === 'AccessDeniedException') return undefined;
+      if (errorName(err) === 'NotFoundException' || errorName(err) === 'AccessDeniedException')
+        return undefined;
       throw err;
     }
     return out;
@@ -288,7 +299,8 @@ export class KeyProvider implements ResourceProvider {
     const abortSignal = context?.signal;
     try {
       // CloudFormation's order: enable, rotation, disable, description, policy, tags.
-      if (enabled && !wasEnabled) await client.send(new EnableKeyCommand({ KeyId: physicalId }), { abortSignal });
+      if (enabled && !wasEnabled)
+        await client.send(new EnableKeyCommand({ KeyId: physicalId }), { abortSignal });
       if (rotationChanged) {
         if (rotation.enabled)
           await client.send(
@@ -297,7 +309,8 @@ export class KeyProvider implements ResourceProvider {
           );
         else await client.send(new DisableKeyRotationCommand({ KeyId: physicalId }), { abortSignal });
       }
-      if (!enabled && wasEnabled) await client.send(new DisableKeyCommand({ KeyId: physicalId }), { abortSignal });
+      if (!enabled && wasEnabled)
+        await client.send(new DisableKeyCommand({ KeyId: physicalId }), { abortSignal });
       if (!same(properties.Description, previousProperties.Description))
         await client.send(
           new UpdateKeyDescriptionCommand({
@@ -314,7 +327,8 @@ export class KeyProvider implements ResourceProvider {
             PolicyName: 'default',
             // A removed policy goes back to the one KMS gives a key created without one.
             Policy:
-              policyText(properties.KeyPolicy) ?? defaultKeyPolicy(this.ctx.partition, await this.ctx.accountId()),
+              policyText(properties.KeyPolicy) ??
+              defaultKeyPolicy(this.ctx.partition, await this.ctx.accountId()),
             BypassPolicyLockoutSafetyCheck: properties.BypassPolicyLockoutSafetyCheck === true || undefined,
           }),
           { abortSignal },
@@ -322,7 +336,9 @@ export class KeyProvider implements ResourceProvider {
       const { toSet, toRemove } = tagChanges(tagMap(properties.Tags), tagMap(previousProperties.Tags));
       const removable = toRemove.filter((k) => !k.startsWith(OWNERSHIP_PREFIX));
       if (removable.length > 0)
-        await client.send(new UntagResourceCommand({ KeyId: physicalId, TagKeys: removable }), { abortSignal });
+        await client.send(new UntagResourceCommand({ KeyId: physicalId, TagKeys: removable }), {
+          abortSignal,
+        });
       if (toSet.length > 0)
         await client.send(new TagResourceCommand({ KeyId: physicalId, Tags: toSet }), { abortSignal });
     } catch (err) {
@@ -438,7 +454,8 @@ export class KeyProvider implements ResourceProvider {
   /** DescribeKey, or `undefined` when the key does not exist. */
   private async describe(keyId: string, abortSignal?: AbortSignal): Promise<KeyMetadata | undefined> {
     try {
-      return (await this.client().send(new DescribeKeyCommand({ KeyId: keyId }), { abortSignal })).KeyMetadata;
+      return (await this.client().send(new DescribeKeyCommand({ KeyId: keyId }), { abortSignal }))
+        .KeyMetadata;
     } catch (err) {
       if (errorName(err) === 'NotFoundException') return undefined;
       throw err;

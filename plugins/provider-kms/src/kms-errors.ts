@@ -9,10 +9,12 @@ export function errorName(err: unknown): string {
 const REMEDIES: Record<string, string> = {
   MalformedPolicyDocumentException:
     'Check the KeyPolicy: it must be valid JSON, and (unless BypassPolicyLockoutSafetyCheck is true) let the deploying principal manage the key.',
-  KMSInvalidStateException: 'The key is in a state that forbids this change (disabled, pending deletion or import): fix its state, then re-run.',
+  KMSInvalidStateException:
+    'The key is in a state that forbids this change (disabled, pending deletion or import): fix its state, then re-run.',
   UnsupportedOperationException:
     'Automatic rotation needs a symmetric key with Origin AWS_KMS; remove EnableKeyRotation for other keys.',
-  AlreadyExistsException: 'Give the alias another AliasName, delete the existing alias, or import it into the stack.',
+  AlreadyExistsException:
+    'Give the alias another AliasName, delete the existing alias, or import it into the stack.',
 };
 
 export function kmsError(
