@@ -471,8 +471,22 @@ export interface ProviderRegistration {
    * (or, for a type with its own {@link schema}, is refused before anything changes).
    */
   handledProperties: string[];
-  /** Properties deliberately not wired, each with a one-line rationale. */
+  /**
+   * Properties deliberately not wired, each with a one-line rationale. A resource setting one
+   * stays with this provider, and the property is not sent to AWS.
+   */
   unhandledByDesign?: Record<string, string>;
+  /**
+   * Properties this provider leaves to Cloud Control by design, each with a one-line rationale
+   * (say, `"replication: not wired; Cloud Control applies it"`). A resource whose template sets
+   * one is provisioned through Cloud Control, with the rationale as the route's reason (shown
+   * by the provisioning summary, `cdkd diff` and `cdkd providers`), so nothing the template
+   * asks for is dropped; `cdkd providers check` counts them as accounted for. A property may
+   * be in only one of `handledProperties`, `unhandledByDesign` and this. Since 1.2; older cdkd
+   * versions ignore it and route such a resource to Cloud Control all the same (there the
+   * property is unaccounted for).
+   */
+  cloudControlByDesign?: Record<string, string>;
   /**
    * The schema of a type outside AWS's catalogue; leave absent for an AWS type.
    * See {@link ResourceTypeSchema}. Since 1.1; older cdkd versions refuse such a registration.
