@@ -67,7 +67,18 @@ describe('an installable pack from its tarball', () => {
   let kmsClient: KMSClient;
 
   const deploy = (...context: string[]) =>
-    h.cdkd(['deploy', '-o', path.join(dir, 'out'), ...context.flatMap((c) => ['-c', c])], { cwd: dir });
+    h.cdkd(
+      [
+        'deploy',
+        '-o',
+        path.join(dir, 'out'),
+        // The key's policy is a permission change; approval has its own e2e.
+        '--require-approval',
+        'never',
+        ...context.flatMap((c) => ['-c', c]),
+      ],
+      { cwd: dir },
+    );
 
   /** Operation counts since the last call, and the counts cleared. */
   const calls = async () => {
