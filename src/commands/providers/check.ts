@@ -82,7 +82,10 @@ export default class ProvidersCheck extends CdkdCommand {
     }
     const blocks = coverage.map((c) => {
       const { handled, unaccounted, total } = c.counts;
-      const title = `${c.resourceType} (${c.packName}): ${handled} handled, ${c.counts['by-design']} by design, ${c.counts['cloud-control']} to Cloud Control by design, ${c.counts['read-only']} read-only, ${unaccounted} unaccounted of ${total}`;
+      const toCloudControl = c.counts['cloud-control'];
+      const title = `${c.resourceType} (${c.packName}): ${handled} handled, ${c.counts['by-design']} by design, ${
+        toCloudControl > 0 ? `${toCloudControl} to Cloud Control by design, ` : ''
+      }${c.counts['read-only']} read-only, ${unaccounted} unaccounted of ${total}`;
       const rows = c.properties.map((p) => [p.property, p.status, p.rationale ?? '']);
       return `${title}\n${indent(formatTable(['PROPERTY', 'STATUS', 'RATIONALE'], rows))}`;
     });
