@@ -197,7 +197,7 @@ export class NestedStackProvider implements ResourceProvider {
       {
         code: 'NESTED_STACK_FAILED',
         inDoubt: result.interrupted,
-        remedy: 'Fix the cause and re-run; the destroy continues from the child\'s state record.',
+        remedy: "Fix the cause and re-run; the destroy continues from the child's state record.",
       },
     );
   }
@@ -263,7 +263,7 @@ export class NestedStackProvider implements ResourceProvider {
         inDoubt: result.interrupted,
         // The child's record holds what it made: the parent keeps it (deposed) so a destroy reaches it.
         ...(creating && !result.interrupted ? { createdPhysicalId: physicalId } : {}),
-        remedy: "Fix the cause and re-run the deploy; the child continues from its state record.",
+        remedy: 'Fix the cause and re-run the deploy; the child continues from its state record.',
       },
     );
   }
@@ -290,17 +290,21 @@ export class NestedStackProvider implements ResourceProvider {
         `Nested stack ${childName}: TemplateURL ${JSON.stringify(templateUrl)} is not an S3 URL of a template.`,
         {
           code: 'INVALID_TEMPLATE',
-          remedy: 'Give the AWS::CloudFormation::Stack a TemplateURL naming an S3 object (aws-cdk-lib NestedStack does).',
+          remedy:
+            'Give the AWS::CloudFormation::Stack a TemplateURL naming an S3 object (aws-cdk-lib NestedStack does).',
         },
       );
     }
     const s3 = this.options.factory.get(S3Client, { region: location.region ?? region });
     const object = await getObjectText(s3, location.bucket, location.key);
     if (!object) {
-      throw new CdkdError(`Nested stack ${childName}: its template s3://${location.bucket}/${location.key} does not exist.`, {
-        code: 'INVALID_TEMPLATE',
-        remedy: 'Deploy from the app again so its nested-stack templates are published.',
-      });
+      throw new CdkdError(
+        `Nested stack ${childName}: its template s3://${location.bucket}/${location.key} does not exist.`,
+        {
+          code: 'INVALID_TEMPLATE',
+          remedy: 'Deploy from the app again so its nested-stack templates are published.',
+        },
+      );
     }
     let raw: unknown;
     try {
@@ -308,7 +312,10 @@ export class NestedStackProvider implements ResourceProvider {
     } catch (err) {
       throw new CdkdError(
         `Nested stack ${childName}: its template s3://${location.bucket}/${location.key} is not JSON (${formatError(err)}).`,
-        { code: 'INVALID_TEMPLATE', remedy: 'cdkd reads JSON nested-stack templates, as aws-cdk-lib writes them.' },
+        {
+          code: 'INVALID_TEMPLATE',
+          remedy: 'cdkd reads JSON nested-stack templates, as aws-cdk-lib writes them.',
+        },
       );
     }
     return parseTemplate(

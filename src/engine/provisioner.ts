@@ -266,9 +266,13 @@ export class ResourceProvisioner {
         ? recorded[r.logicalId]
         : undefined;
       if (r.action === 'NO_CHANGE' || r.policyOnly) continue;
-      if (r.resourceType === NESTED_STACK_TYPE && (!record || record.resourceType === NESTED_STACK_TYPE)) continue;
+      if (r.resourceType === NESTED_STACK_TYPE && (!record || record.resourceType === NESTED_STACK_TYPE))
+        continue;
       if (r.action === 'DELETE' || r.action === 'REPLACE') {
-        const old = record && !r.retain && record.resourceType !== NESTED_STACK_TYPE ? registry.providerForDelete(record.resourceType, record) : undefined;
+        const old =
+          record && !r.retain && record.resourceType !== NESTED_STACK_TYPE
+            ? registry.providerForDelete(record.resourceType, record)
+            : undefined;
         if (old?.route === 'refused')
           refuse(r.logicalId, record!.resourceType, `cannot be deleted: ${old.reason}`, old.remedy);
         if (r.action === 'DELETE') continue;

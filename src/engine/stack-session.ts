@@ -145,7 +145,8 @@ export class StackSession {
   static async open(options: StackSessionOptions): Promise<StackSession> {
     const { store, stackName, region } = options;
     const lock =
-      options.borrowedLock ?? (await store.locks.acquire(stackName, region, { operation: options.operation }));
+      options.borrowedLock ??
+      (await store.locks.acquire(stackName, region, { operation: options.operation }));
     const release = () => (options.borrowedLock ? Promise.resolve() : lock.release());
     try {
       const [record, refs] = await Promise.all([

@@ -13,7 +13,8 @@ export interface S3Location {
   region?: string;
 }
 
-const S3_HOST = /^(?:(?<bucket>.+)\.)?s3(?:[.-](?:dualstack\.)?(?<region>[a-z]{2}(?:-[a-z]+)+-\d+))?\.amazonaws\.com(?:\.cn)?$/;
+const S3_HOST =
+  /^(?:(?<bucket>.+)\.)?s3(?:[.-](?:dualstack\.)?(?<region>[a-z]{2}(?:-[a-z]+)+-\d+))?\.amazonaws\.com(?:\.cn)?$/;
 
 /** The bucket and key of an S3 URL; undefined for anything else. */
 export function parseS3Url(url: string): S3Location | undefined {

@@ -11,8 +11,17 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { expectExit, inventoryResources, startHarness, stateResources } from './support/cdkd-cli';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  BIN,
+  STATE_BUCKET,
+  expectExit,
+  inventoryResources,
+  startHarness,
+  stateResources,
+} from './support/cdkd-cli';
 import type { CdkdHarness } from './support/cdkd-cli';
 import type { StackState } from '../../src/state/types';
 
@@ -26,7 +35,7 @@ const dynamodb = require(${lib('aws-cdk-lib/aws-dynamodb')});
 const app = new cdk.App();
 const variant = app.node.tryGetContext('variant') ?? 'v1';
 const destroy = cdk.RemovalPolicy.DESTROY;
-const parent = new cdk.Stack(app, 'Parent', { stackName: 'NestedApp' });
+const parent = new cdk.Stack(app, 'Parent', { stackName: app.node.tryGetContext('stackName') ?? 'NestedApp' });
 const topic = new sns.Topic(parent, 'Events');
 
 const child = new cdk.NestedStack(parent, 'Child');
@@ -68,10 +77,18 @@ describe('nested stacks: parent -> child -> grandchild', () => {
 
   const cdkd = (args: string[]) => h.cdkd(args, { cwd: dir });
   const deploy = (variant: string) =>
-    cdkd(['deploy', '--progress', 'events', '-o', path.join(dir, `out-${variant}`), '-c', `variant=${variant}`]);
+    cdkd([
+      'deploy',
+      '--progress',
+      'events',
+      '-o',
+      path.join(dir, `out-${variant}`),
+      '-c',
+      `variant=${variant}`,
+    ]);
 
   /** The parent and every nested stack below it, by reading each nested-stack record's child. */
-  const tree = async (): Promise<Array<{ name: string; state: StackState }>> => {
+  const tree = async (root = PARENT): Promise<Array<{ name: string; state: StackState }>> => {
     const out: Array<{ name: string; state: StackState }> = [];
     const walk = async (name: string) => {
       const state = await h.readState(name);
@@ -80,7 +97,7 @@ describe('nested stacks: parent -> child -> grandchild', () => {
       for (const [id, r] of Object.entries(state.resources))
         if (r.resourceType === 'AWS::CloudFormation::Stack') await walk(`${name}~${id}`);
     };
-    await walk(PARENT);
+    await walk(root);
     return out;
   };
   const childName = (state: StackState, parentName: string) =>
@@ -89,8 +106,8 @@ describe('nested stacks: parent -> child -> grandchild', () => {
     Object.entries(state.resources).find(([id]) => id.startsWith(prefix))![1];
 
   /** Everything in the emulator is in some stack's state, and the reverse (nested-stack records are cdkd's own). */
-  const expectInventoryMatchesTree = async () => {
-    const stacks = await tree();
+  const expectInventoryMatchesTree = async (root = PARENT) => {
+    const stacks = await tree(root);
     const recorded = stacks
       .flatMap(({ state }) => stateResources(state))
       .filter((r) => !r.startsWith('AWS::CloudFormation::Stack '))
@@ -143,7 +160,9 @@ describe('nested stacks: parent -> child -> grandchild', () => {
       new GetQueueAttributesCommand({ QueueUrl: work.physicalId, AttributeNames: ['RedrivePolicy'] }),
     );
     expect(JSON.parse(attrs.Attributes!.RedrivePolicy!).deadLetterTargetArn).toBe(dlq.attributes?.Arn);
-    const subscription = Object.values(child.resources).find((r) => r.resourceType === 'AWS::SNS::Subscription')!;
+    const subscription = Object.values(child.resources).find(
+      (r) => r.resourceType === 'AWS::SNS::Subscription',
+    )!;
     expect(subscription.properties?.TopicArn).toBe(resourceOf(parent, 'Events').physicalId);
 
     // No nested stack reaches Cloud Control, and none of the nested-stack records claims a pack.
@@ -152,9 +171,13 @@ describe('nested stacks: parent -> child -> grandchild', () => {
     for (const { state } of stacks)
       for (const r of Object.values(state.resources))
         if (r.resourceType === 'AWS::CloudFormation::Stack')
-          expect(r).toMatchObject({ provisionedBy: 'sdk', physicalId: expect.stringMatching(/^arn:aws:cloudformation:us-east-1:\d+:stack\//) });
+          expect(r).toMatchObject({
+            provisionedBy: 'sdk',
+            physicalId: expect.stringMatching(/^arn:aws:cloudformation:us-east-1:\d+:stack\//),
+          });
     // The children took no lock of their own.
-    for (const { name } of stacks) expect(await h.stateObjectExists(`cdkd/${name}/us-east-1/lock.json`)).toBe(false);
+    for (const { name } of stacks)
+      expect(await h.stateObjectExists(`cdkd/${name}/us-east-1/lock.json`)).toBe(false);
   });
 
   it('state list --tree and state show --show-nested show the tree', async () => {
@@ -212,7 +235,14 @@ describe('nested stacks: parent -> child -> grandchild', () => {
 
   it('destroy deletes the children with the parent and leaves nothing', async () => {
     const stacks = await tree();
-    const result = await cdkd(['destroy', '--force', '-o', path.join(dir, 'out-destroy'), '-c', 'variant=v2']);
+    const result = await cdkd([
+      'destroy',
+      '--force',
+      '-o',
+      path.join(dir, 'out-destroy'),
+      '-c',
+      'variant=v2',
+    ]);
     expectExit(result);
     expect(await h.appInventory()).toEqual([]);
     for (const { name } of stacks) {
@@ -222,5 +252,81 @@ describe('nested stacks: parent -> child -> grandchild', () => {
     const list = await cdkd(['state', 'list']);
     expectExit(list);
     expect(list.stdout.trim()).toBe('');
+  });
+
+  it('a process killed mid-grandchild: the re-run settles each level and converges, destroy leaves nothing', async () => {
+    const stack = 'NestedCrash';
+    const args = [
+      'deploy',
+      '--progress',
+      'events',
+      '-o',
+      path.join(dir, 'out-crash'),
+      '-c',
+      'variant=v1',
+      '-c',
+      `stackName=${stack}`,
+    ];
+    // The grandchild's table create is held in the emulator, so the kill lands while it is in flight.
+    await h.emulator.control.setLatency({ service: 'dynamodb', operation: 'CreateTable', ms: 5000 });
+    await h.emulator.control.clearRequests();
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: h.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('close', (_code, signal) => resolve(signal)),
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const sent = async () =>
+      ((await h.emulator.control.requests()).byOperation['dynamodb:CreateTable'] ?? 0) > 0;
+    while (!(await sent())) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    // The held create still lands (its reply is lost with the process).
+    const tableMade = async () => (await h.appInventory()).some((r) => r.type === 'AWS::DynamoDB::Table');
+    while (!(await tableMade())) await new Promise((r) => setTimeout(r, 100));
+    await h.emulator.control.clearLatency();
+
+    // Every level of the tree has its write-ahead log: the parent's and the child's nested-stack
+    // creates and the grandchild's table create are pending there.
+    const s3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: h.emulator.url,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
+    const keys =
+      (await s3.send(new ListObjectsV2Command({ Bucket: STATE_BUCKET, Prefix: `cdkd/${stack}` }))).Contents ??
+      [];
+    s3.destroy();
+    const logged = new Set(keys.filter((k) => k.Key!.includes('/wal/')).map((k) => k.Key!.split('/')[1]));
+    expect(logged.size).toBe(3);
+
+    expectExit(await cdkd(['force-unlock', stack, '--region', 'us-east-1', '--force']));
+    const rerun = await cdkd(args);
+    expectExit(rerun);
+    // Each level settles its own pending create first: the parent's re-sent nested-stack create
+    // deploys the child, whose re-sent one deploys the grandchild, which re-sends its table create.
+    expect(rerun.stderr.match(/settling 1 operation\(s\) an interrupted run left in flight/g)).toHaveLength(
+      3,
+    );
+    const stacks = await expectInventoryMatchesTree(stack);
+    expect(stacks).toHaveLength(3);
+    for (const { name, state } of stacks) {
+      expect(state.pendingIntents ?? []).toEqual([]);
+      expect(await h.stateObjectExists(`cdkd/${name}/us-east-1/lock.json`)).toBe(false);
+    }
+    // One table: the re-sent create adopted what the lost reply made.
+    expect((await h.appInventory()).filter((r) => r.type === 'AWS::DynamoDB::Table')).toHaveLength(1);
+    expect(stacks[0].state.outputs.LedgerTable).toBe(resourceOf(stacks[2].state, 'Ledger').physicalId);
+
+    expectExit(
+      await cdkd(['destroy', '--force', '-o', path.join(dir, 'out-crash'), '-c', `stackName=${stack}`]),
+    );
+    expect(await h.appInventory()).toEqual([]);
+    for (const { name } of stacks) expect(await h.readState(name)).toBeUndefined();
   });
 });
