@@ -45,9 +45,8 @@ import { deployStack } from './deploy-stack';
 import type { DeployStackResult } from './deploy-stack';
 import { destroyStack } from './destroy-stack';
 import { isInDoubt } from './operation-outcome';
+import { NESTED_STACK_TYPE } from './provisionable';
 import type { ResourceProvisioner } from './provisioner';
-
-export const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
 
 /** What a parent's open session lends its nested stacks. */
 export interface NestedStackHost {

@@ -33,8 +33,8 @@ import type { CloudControlProviderOptions } from '../provisioning/cloud-control-
 import { PollSchedule } from '../provisioning/poll-schedule';
 import type { PollStats } from '../provisioning/poll-schedule';
 import { createProviderContext } from '../provisioning/provider-context';
-import { NESTED_STACK_TYPE, NestedStackProvider } from './nested-stack';
-import { unprovisionableReason } from './provisionable';
+import { NestedStackProvider } from './nested-stack';
+import { canProvisionType, NESTED_STACK_TYPE, unprovisionableReason } from './provisionable';
 import { RouteTally } from './route-tally';
 import type { ProvisioningRoutes } from './route-tally';
 import type { ProviderRegistry, RecordedProvenance, RouteDecision } from '../provisioning/provider-registry';
@@ -209,7 +209,7 @@ export class ResourceProvisioner {
 
   /** True when an installed pack registers the type, or Cloud Control can be asked to (a catalogued type). */
   canProvision(resourceType: string): boolean {
-    return resourceType === NESTED_STACK_TYPE || this.options.registry.canProvision(resourceType);
+    return canProvisionType(resourceType, this.options.registry);
   }
 
   /** The route of a type the engine provisions itself, or undefined. */
