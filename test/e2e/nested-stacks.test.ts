@@ -39,19 +39,23 @@ const parent = new cdk.Stack(app, 'Parent', { stackName: app.node.tryGetContext(
 const topic = new sns.Topic(parent, 'Events');
 
 const child = new cdk.NestedStack(parent, 'Child');
-const grandchild = new cdk.NestedStack(child, 'Grandchild');
-const dlq = new sqs.Queue(grandchild, 'DeadLetters', {
-  retentionPeriod: cdk.Duration.days(variant === 'v1' ? 4 : 7),
-  removalPolicy: destroy,
-});
-const table = new dynamodb.Table(grandchild, 'Ledger', {
-  partitionKey: { name: variant === 'v1' ? 'id' : 'entryId', type: dynamodb.AttributeType.STRING },
-  billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-  removalPolicy: destroy,
-});
+// v3 drops the grandchild.
+let dlq, table;
+if (variant !== 'v3') {
+  const grandchild = new cdk.NestedStack(child, 'Grandchild');
+  dlq = new sqs.Queue(grandchild, 'DeadLetters', {
+    retentionPeriod: cdk.Duration.days(variant === 'v1' ? 4 : 7),
+    removalPolicy: destroy,
+  });
+  table = new dynamodb.Table(grandchild, 'Ledger', {
+    partitionKey: { name: variant === 'v1' ? 'id' : 'entryId', type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    removalPolicy: destroy,
+  });
+}
 
 const work = new sqs.Queue(child, 'Work', {
-  deadLetterQueue: { queue: dlq, maxReceiveCount: 3 },
+  ...(dlq ? { deadLetterQueue: { queue: dlq, maxReceiveCount: 3 } } : {}),
   removalPolicy: destroy,
 });
 // The parent's topic reaches the child as a Parameter.
@@ -64,7 +68,7 @@ work.addToResourcePolicy(new iam.PolicyStatement({
 }));
 
 new cdk.CfnOutput(parent, 'WorkQueueUrl', { value: work.queueUrl });
-new cdk.CfnOutput(parent, 'LedgerTable', { value: table.tableName });
+new cdk.CfnOutput(parent, 'LedgerTable', { value: table ? table.tableName : 'none' });
 app.synth();
 `;
 
@@ -233,15 +237,31 @@ describe('nested stacks: parent -> child -> grandchild', () => {
     expect(childName(parent, PARENT)).toBe(before[1].name);
   });
 
+  it('a nested stack removed from the app is destroyed with everything in it', async () => {
+    const before = await tree();
+    const result = await deploy('v3');
+    expectExit(result);
+    const stacks = await expectInventoryMatchesTree();
+    expect(stacks.map((s) => s.name)).toEqual(before.slice(0, 2).map((s) => s.name));
+    expect(await h.readState(before[2].name)).toBeUndefined();
+    expect(stacks[0].state.outputs.LedgerTable).toBe('none');
+    const work = resourceOf(stacks[1].state, 'Work');
+    const attrs = await sqsClient.send(
+      new GetQueueAttributesCommand({ QueueUrl: work.physicalId, AttributeNames: ['All'] }),
+    );
+    expect(attrs.Attributes?.RedrivePolicy).toBeUndefined();
+  });
+
   it('destroy deletes the children with the parent and leaves nothing', async () => {
     const stacks = await tree();
+    expect(stacks).toHaveLength(2);
     const result = await cdkd([
       'destroy',
       '--force',
       '-o',
       path.join(dir, 'out-destroy'),
       '-c',
-      'variant=v2',
+      'variant=v3',
     ]);
     expectExit(result);
     expect(await h.appInventory()).toEqual([]);
