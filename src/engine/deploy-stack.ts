@@ -17,6 +17,7 @@ import type { ExecutionResult } from '../graph/executor';
 import { buildResourceGraph } from '../graph/template-graph';
 import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
+import { withSecretChanges } from '../plan/secret-digest';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
@@ -281,6 +282,7 @@ class DeployRun {
       schemas: this.lookup,
       resolverEnv: this.env,
       force: this.options.force,
+      resolveSecrets: this.withSecrets,
     });
     provisioner.assertProvisionable(preview, state?.resources ?? {});
     const before = view.record;
@@ -397,9 +399,14 @@ class DeployRun {
       ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
     };
     const record = builder.get(logicalId);
-    const change = classifyResourceChange(type, desired, record, schemaOf(this.lookup, type), {
-      force: this.options.force,
-    });
+    const change = await withSecretChanges(
+      classifyResourceChange(type, desired, record, schemaOf(this.lookup, type), {
+        force: this.options.force,
+      }),
+      desired,
+      record,
+      this.withSecrets,
+    );
     // What every record written for this resource carries: the desired state, plus its place in the graph.
     const base: RecordBase = {
       resourceType: type,

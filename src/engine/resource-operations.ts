@@ -15,10 +15,13 @@
  * same way wherever it runs.
  */
 import type { CreateContext, DeleteContext, ResourceCreateResult, UpdateContext } from '../plugin-api';
+import { holdsSecret, secretDigestOf } from '../plan/secret-digest';
 import { buildCreateContext } from '../provisioning/create-context';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { RequestTokenSink } from '../provisioning/cloud-control-provider';
 import type { DeposedResource, IntentRecord, ResourceState } from '../state/types';
+import { isSecretReference, resolveDynamicReferencesIn } from '../template/dynamic-references';
+import { SECRET_MASK, redactSecrets, registerSecret } from '../template/redaction';
 import { CdkdError, formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
 import { emitResourceEvent } from './events';
@@ -26,6 +29,42 @@ import type { ResourceAction, ResourceEvent } from './events';
 import { createdPhysicalIdOf, isInDoubt } from './operation-outcome';
 import type { ResourceProvisioner, RoutedProvider } from './provisioner';
 import type { StackSession } from './stack-session';
+
+/** Readers that answer every secret reference with the mask (for the "previous" side of an update). */
+const MASKING_READERS = {
+  secretValue: async () => SECRET_MASK,
+  ssmParameter: async () => SECRET_MASK,
+};
+
+/**
+ * The "previous" side of an update as providers get it: secrets masked, never
+ * resolved. Resolved, a changed secret would read its NEW value on both sides
+ * and the provider (or Cloud Control's patch) would see nothing to change.
+ */
+async function previousAsSent(previous: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const masked = await resolveDynamicReferencesIn(previous, MASKING_READERS, isSecretReference);
+  return redactSecrets(masked as Record<string, unknown>);
+}
+
+/** A provider's sensitive attributes (plugin API `noEchoAttributes` / `noEchoAttributeNames`) join the secrets. */
+function registerNoEchoAttributes(result: {
+  attributes?: Record<string, unknown>;
+  noEchoAttributes?: boolean;
+  noEchoAttributeNames?: readonly string[];
+}): void {
+  const attributes = result.attributes ?? {};
+  if (result.noEchoAttributes) registerSecret(attributes, 'minted');
+  for (const name of result.noEchoAttributeNames ?? [])
+    if (Object.prototype.hasOwnProperty.call(attributes, name)) registerSecret(attributes[name], 'minted');
+}
+
+/** The record's secret digest, when what was sent held a secret (see src/plan/secret-digest.ts). */
+function secretDigestField(
+  properties: Record<string, unknown>,
+  sent: Record<string, unknown> | undefined,
+): { secretDigest?: string } {
+  return sent && holdsSecret(properties, sent) ? { secretDigest: secretDigestOf(sent) } : {};
+}
 
 /** Cloud Control keeps a ClientToken for 36 hours; an older intent is resumed from its request token. */
 export const CLIENT_TOKEN_LIFETIME_MS = 35 * 60 * 60 * 1000;
@@ -286,22 +325,26 @@ export class ResourceOperations {
       this.failed(intent, err);
       throw err;
     }
-    return this.recordCreated(intent, routed, result);
+    return this.recordCreated(intent, routed, result, sent);
   }
 
   private recordCreated(
     intent: IntentRecord,
     routed: RoutedProvider,
     result: ResourceCreateResult,
+    sent?: Record<string, unknown>,
   ): ResourceState {
     const { logicalId, resourceType } = intent;
+    registerNoEchoAttributes(result);
+    const properties = result.effectiveProperties ?? intent.properties ?? {};
     const record: ResourceState = {
       ...intent.recordBase,
       resourceType,
-      properties: result.effectiveProperties ?? intent.properties ?? {},
+      properties,
       physicalId: result.physicalId,
       attributes: result.attributes ?? {},
       ...routed.provenance,
+      ...secretDigestField(properties, sent),
     };
     const current = this.session.builder.get(logicalId);
     const effects: Parameters<StackSession['outcome']>[1] = [];
@@ -349,7 +392,7 @@ export class ResourceOperations {
     const properties = intent.properties ?? {};
     const [sent, previous] = await Promise.all([
       this.options.withSecrets(properties),
-      this.options.withSecrets(intent.previousProperties ?? record.properties ?? {}),
+      previousAsSent(intent.previousProperties ?? record.properties ?? {}),
     ]);
     const base = intent.attempt ?? 0;
     let updated;
@@ -371,14 +414,18 @@ export class ResourceOperations {
       this.failed(intent, err);
       throw err;
     }
+    registerNoEchoAttributes(updated);
+    const { secretDigest: _old, ...kept } = record;
+    const nextProperties = updated.effectiveProperties ?? properties;
     const next: ResourceState = {
-      ...record,
+      ...kept,
       ...intent.recordBase,
       resourceType: intent.resourceType,
-      properties: updated.effectiveProperties ?? properties,
+      properties: nextProperties,
       physicalId: updated.physicalId,
       attributes: updated.attributes ?? record.attributes ?? {},
       ...routed.provenance,
+      ...secretDigestField(nextProperties, sent),
     };
     if (!intent.recordBase?.deletionPolicy) delete next.deletionPolicy;
     if (!intent.recordBase?.updateReplacePolicy) delete next.updateReplacePolicy;

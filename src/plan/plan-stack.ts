@@ -11,6 +11,7 @@ import type { ResolverOptions } from '../template/resolver';
 import type { CfnTemplate } from '../template/types';
 import { containsUnknown } from '../template/unknown';
 import { classifyResourceChange } from './classify';
+import { withSecretChanges } from './secret-digest';
 import { valuesEqual } from './property-diff';
 import type { OutputChange, ResourcePlan, StackPlan } from './types';
 
@@ -28,6 +29,12 @@ export interface PlanStackInput {
   dynamicReferences?: ResolverOptions['dynamicReferences'];
   /** `--force`: every resource is re-applied (unchanged ones become forced UPDATEs). */
   force?: boolean;
+  /**
+   * Reads the secret references of a resource whose record carries a secret
+   * digest, so a changed secret is an UPDATE (the deploy passes it). Without it
+   * secrets compare as written, and nothing is read (`cdkd diff`).
+   */
+  resolveSecrets?: (properties: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
 const RETAINED = new Set(['Retain', 'RetainExceptOnCreate']);
@@ -62,13 +69,15 @@ export async function planStack(input: PlanStackInput): Promise<StackPlan> {
       ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
     };
     const recorded = Object.prototype.hasOwnProperty.call(records, id) ? records[id] : undefined;
-    const change = classifyResourceChange(
+    let change = classifyResourceChange(
       resolved.resourceType,
       desired,
       recorded,
       schemaOf(schemas, resolved.resourceType),
       { force: input.force },
     );
+    if (input.resolveSecrets)
+      change = await withSecretChanges(change, desired, recorded, input.resolveSecrets);
     if (change.action === 'CREATE' || change.action === 'REPLACE') pending.add(id);
     resources.push({
       logicalId: id,

@@ -5,6 +5,7 @@
  * read through the injected SSM / Secrets Manager functions.
  */
 import { ValidationError } from '../util/errors';
+import { registerSecret } from './redaction';
 import type { SecretReader, SsmParameterReader } from './environment';
 
 const DYNAMIC_REFERENCE_SOURCE = '\\{\\{resolve:([^:}]*):([^}]*)\\}\\}';
@@ -99,7 +100,7 @@ export async function readDynamicReference(
     ...(ref.service === 'ssm-secure' ? { withDecryption: true } : {}),
   };
   const value = await wrap(ref.text, () => read(ref.name, options));
-  if (ref.service === 'ssm-secure') readers.onSecret?.(ref.text, value);
+  if (ref.service === 'ssm-secure') noteSecret(ref.text, value, readers);
   return value;
 }
 
@@ -133,8 +134,14 @@ async function readSecret(
       throw new ValidationError(`Dynamic reference ${ref.text}: the secret has no JSON key ${ref.jsonKey}.`);
     value = typeof field === 'string' ? field : JSON.stringify(field);
   }
-  readers.onSecret?.(ref.text, value);
+  noteSecret(ref.text, value, readers);
   return value;
+}
+
+/** Every resolved secret is registered for redaction, then the caller's hook is told. */
+function noteSecret(reference: string, value: string, readers: DynamicReferenceReaders): void {
+  registerSecret(value);
+  readers.onSecret?.(reference, value);
 }
 
 /** True for a reference to a secret (`ssm-secure`, `secretsmanager`): state keeps those as written. */
