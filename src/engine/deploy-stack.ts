@@ -26,6 +26,7 @@ import { STATE_SCHEMA_VERSION } from '../state/types';
 import { hasUnsettledWork, readStackStateView, viewState } from '../state/wal-replay';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
 import type { ResourceSchemaLookup } from '../template/environment';
+import { redactSecrets } from '../template/redaction';
 import { TemplateResolver } from '../template/resolver';
 import type { CfnTemplate } from '../template/types';
 import { CdkdError } from '../util/errors';
@@ -641,7 +642,9 @@ class DeployRun {
     const previous = this.previousExports;
     const exportsChanged =
       !jsonEqual(previous.exportNames ?? [], final.exportNames) ||
-      final.exportNames.some((n) => !jsonEqual(previous.outputs?.[n], final.outputs[n]));
+      final.exportNames.some(
+        (n) => !jsonEqual(redactSecrets(previous.outputs?.[n]), redactSecrets(final.outputs[n])),
+      );
     if (exportsChanged) {
       await this.options.store.exportsIndex.updateStack(region, {
         stackName,

@@ -20,7 +20,7 @@ import { buildCreateContext } from '../provisioning/create-context';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { RequestTokenSink } from '../provisioning/cloud-control-provider';
 import type { DeposedResource, IntentRecord, ResourceState } from '../state/types';
-import { isSecretReference, resolveDynamicReferencesIn } from '../template/dynamic-references';
+import { maskSecretReferencesIn } from '../template/dynamic-references';
 import { SECRET_MASK, redactSecrets, registerSecret } from '../template/redaction';
 import { CdkdError, formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
@@ -30,19 +30,13 @@ import { createdPhysicalIdOf, isInDoubt } from './operation-outcome';
 import type { ResourceProvisioner, RoutedProvider } from './provisioner';
 import type { StackSession } from './stack-session';
 
-/** Readers that answer every secret reference with the mask (for the "previous" side of an update). */
-const MASKING_READERS = {
-  secretValue: async () => SECRET_MASK,
-  ssmParameter: async () => SECRET_MASK,
-};
-
 /**
  * The "previous" side of an update as providers get it: secrets masked, never
  * resolved. Resolved, a changed secret would read its NEW value on both sides
  * and the provider (or Cloud Control's patch) would see nothing to change.
  */
 async function previousAsSent(previous: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const masked = await resolveDynamicReferencesIn(previous, MASKING_READERS, isSecretReference);
+  const masked = await maskSecretReferencesIn(previous, SECRET_MASK);
   return redactSecrets(masked as Record<string, unknown>);
 }
 

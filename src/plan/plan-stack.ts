@@ -9,6 +9,7 @@ import type { ResolverEnvironment, ResourceSchemaInfo, ResourceSchemaLookup } fr
 import { TemplateResolver } from '../template/resolver';
 import type { ResolverOptions } from '../template/resolver';
 import type { CfnTemplate } from '../template/types';
+import { redactSecrets } from '../template/redaction';
 import { containsUnknown } from '../template/unknown';
 import { classifyResourceChange } from './classify';
 import { withSecretChanges } from './secret-digest';
@@ -129,14 +130,16 @@ async function planOutputs(
     names.add(out.name);
     if (typeof out.exportName === 'string') exportAliases.add(out.exportName);
     const unknown = containsUnknown(out.value);
+    // Compared (and shown) as stored: a secret is masked on both sides.
+    const after = redactSecrets(out.value);
     const base = {
       name: out.name,
-      after: out.value,
+      after,
       ...(out.exportName !== undefined ? { exportName: out.exportName } : {}),
     };
     if (!has(out.name)) {
       changes.push({ ...base, action: 'ADD', ...(unknown ? { unknown: true } : {}) });
-    } else if (!unknown && valuesEqual(recorded[out.name], out.value)) {
+    } else if (!unknown && valuesEqual(redactSecrets(recorded[out.name]), after)) {
       changes.push({ ...base, action: 'NO_CHANGE', before: recorded[out.name] });
     } else {
       changes.push({
