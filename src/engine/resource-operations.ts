@@ -21,7 +21,7 @@ import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { RequestTokenSink } from '../provisioning/cloud-control-provider';
 import type { DeposedResource, IntentRecord, ResourceState } from '../state/types';
 import { maskSecretReferencesIn } from '../template/dynamic-references';
-import { SECRET_MASK, redactSecrets, registerSecret } from '../template/redaction';
+import { SECRET_MASK, maskedPaths, redactSecrets, registerSecret } from '../template/redaction';
 import { CdkdError, formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
 import { emitResourceEvent } from './events';
@@ -38,6 +38,29 @@ import type { StackSession } from './stack-session';
 async function previousAsSent(previous: Record<string, unknown>): Promise<Record<string, unknown>> {
   const masked = await maskSecretReferencesIn(previous, SECRET_MASK);
   return redactSecrets(masked as Record<string, unknown>);
+}
+
+/**
+ * Refuses to send the mask as a value: it stands for a secret whose clear value
+ * this run does not have (an attribute a provider marked noEcho, read back from
+ * state while its resource is unchanged). Sending it would store `***` in AWS.
+ * Checked before the intent is announced, so nothing is left to settle.
+ */
+function refuseMaskedValues(
+  logicalId: string,
+  resourceType: string,
+  properties: Record<string, unknown>,
+): void {
+  const paths = maskedPaths(properties);
+  if (paths.length === 0) return;
+  throw new CdkdError(
+    `${logicalId} (${resourceType}) would be sent the secret mask ${SECRET_MASK} as ${paths.join(', ')}: the secret behind it is stored only masked, and nothing in this deploy produced it again.`,
+    {
+      code: 'MASKED_SECRET_VALUE',
+      remedy:
+        'Make the resource that produces the secret run again in the same deploy (change one of its properties), or stop reading a sensitive attribute into this resource.',
+    },
+  );
 }
 
 /** A provider's sensitive attributes (plugin API `noEchoAttributes` / `noEchoAttributeNames`) join the secrets. */
@@ -139,6 +162,7 @@ export class ResourceOperations {
     });
     const t0 = this.now();
     try {
+      refuseMaskedValues(logicalId, resourceType, input.properties);
       const intent = await this.session.announce({
         operation: 'create',
         logicalId,
@@ -179,6 +203,7 @@ export class ResourceOperations {
     });
     const t0 = this.now();
     try {
+      refuseMaskedValues(logicalId, record.resourceType, input.properties);
       const intent = await this.session.announce({
         operation: 'update',
         logicalId,

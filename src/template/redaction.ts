@@ -143,3 +143,15 @@ function walk(value: unknown, depth: number, leaf: (s: string) => string = redac
   }
   return changed ? out : value;
 }
+
+/**
+ * Paths (`Password`, `Tags[0].Value`) of the leaves of `value` that are exactly
+ * the mask: what a resource would send when a value it reads (a minted secret
+ * from state) has nothing behind the mask to read again.
+ */
+export function maskedPaths(value: unknown, path = '', depth = 0): string[] {
+  if (value === SECRET_MASK) return [path || '(value)'];
+  if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => maskedPaths(v, `${path}[${i}]`, depth + 1));
+  return Object.entries(value).flatMap(([k, v]) => maskedPaths(v, path ? `${path}.${k}` : k, depth + 1));
+}
