@@ -22,6 +22,7 @@ import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute, ResourceState, StackState } from '../state/types';
+import { redactStackState } from '../state/redact-state';
 import { STATE_SCHEMA_VERSION } from '../state/types';
 import { hasUnsettledWork, readStackStateView, viewState } from '../state/wal-replay';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
@@ -293,7 +294,9 @@ class DeployRun {
       !hasUnsettledWork(view) &&
       before.sourceVersion === STATE_SCHEMA_VERSION &&
       !before.legacy &&
-      before.state.exportNames !== undefined
+      before.state.exportNames !== undefined &&
+      // A record holding a secret in clear (an older cdkd's) is rewritten masked, its versions purged.
+      redactStackState(before.state) === before.state
     ) {
       this.result.noChanges = true;
       this.result.ok = true;

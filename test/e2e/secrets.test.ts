@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GetObjectCommand, ListObjectVersionsCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectVersionsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   CreateSecretCommand,
   GetSecretValueCommand,
@@ -170,6 +170,23 @@ describe('secrets through the built CLI', () => {
     const result = await deploy();
     expectExit(result);
     expect(result.stderr).toMatch(/no changes/);
+    expect(await provisioningCalls()).toEqual([]);
+    await expectNothingStoredInClear();
+  });
+
+  it('rewrites a record an older cdkd wrote with a secret in clear, and purges its earlier versions', async () => {
+    const state = (await h.readState(STACK))!;
+    byLogicalPrefix(state, 'FromNoEcho').properties.Value = NOECHO;
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: STATE_BUCKET,
+        Key: `cdkd/${STACK}/${REGION}/state.json`,
+        Body: JSON.stringify(state, null, 2),
+      }),
+    );
+    expect((await allStoredVersions()).filter((v) => leaks(v.body).length > 0)).not.toEqual([]);
+    await h.emulator.control.clearRequests();
+    expectExit(await deploy());
     expect(await provisioningCalls()).toEqual([]);
     await expectNothingStoredInClear();
   });
