@@ -22,7 +22,7 @@ import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute, ResourceState, StackState } from '../state/types';
-import { redactStackState } from '../state/redact-state';
+import { holdsSecretInClear } from '../state/redact-state';
 import { STATE_SCHEMA_VERSION } from '../state/types';
 import { hasUnsettledWork, readStackStateView, viewState } from '../state/wal-replay';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
@@ -296,7 +296,7 @@ class DeployRun {
       !before.legacy &&
       before.state.exportNames !== undefined &&
       // A record holding a secret in clear (an older cdkd's) is rewritten masked, its versions purged.
-      redactStackState(before.state) === before.state
+      !holdsSecretInClear(before.state)
     ) {
       this.result.noChanges = true;
       this.result.ok = true;

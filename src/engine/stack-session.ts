@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StackLock } from '../state/lock-manager';
 import { purgeAndReport } from '../state/purge';
-import { redactStackState } from '../state/redact-state';
+import { holdsSecretInClear } from '../state/redact-state';
 import { serializeStackState } from '../state/schema';
 import type { StateRecord } from '../state/state-backend';
 import { StackStateBuilder } from '../state/state-builder';
@@ -368,7 +368,7 @@ export class StackSession {
    */
   private async purgeClearSecrets(): Promise<void> {
     const previous = this.builder.previous;
-    if (!previous || redactStackState(previous) === previous) return;
+    if (!previous || !holdsSecretInClear(previous)) return;
     const { bucket } = this.options.store;
     await purgeAndReport({
       client: await bucket.client(),

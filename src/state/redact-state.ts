@@ -67,3 +67,15 @@ export function redactStackState(state: StackState): StackState {
     ...(state.deposed ? { deposed: state.deposed.map((d) => redactResourceState(d)) } : {}),
   };
 }
+
+/** True when a stack's record holds a registered secret in clear (written before cdkd masked them). */
+export function holdsSecretInClear(state: StackState): boolean {
+  if (!hasSecrets()) return false;
+  const records = [...Object.values(state.resources), ...(state.deposed ?? [])];
+  const parts: unknown[] = [
+    state.outputs,
+    ...records.flatMap((r) => [r.properties, r.observedProperties, r.attributes, r.metadata]),
+    ...(state.pendingIntents ?? []).flatMap((i) => [i.properties, i.previousProperties]),
+  ];
+  return parts.some((p) => p !== undefined && redactSecrets(p) !== p);
+}

@@ -214,6 +214,9 @@ describe('secrets through the built CLI', () => {
     // Only the resource using that secret was written.
     expect((await provisioningCalls()).length).toBeGreaterThan(0);
     await expectNothingStoredInClear();
+    // A record without a secret in clear keeps its history (the recovery versioning exists for).
+    const stateVersions = (await allStoredVersions()).filter((v) => v.key.includes('/state.json@'));
+    expect(stateVersions.length).toBeGreaterThan(1);
   });
 
   it('destroys the stack and leaves no secret behind in any version', async () => {

@@ -1,4 +1,4 @@
-import { redactStackState, redactWalRecord } from '../../../src/state/redact-state';
+import { holdsSecretInClear, redactStackState, redactWalRecord } from '../../../src/state/redact-state';
 import { serializeStackState } from '../../../src/state/schema';
 import type { StackState } from '../../../src/state/types';
 import { SECRET_MASK, clearSecrets, registerSecret } from '../../../src/template/redaction';
@@ -52,6 +52,13 @@ describe('state redaction', () => {
   it('leaves the state untouched when no secret is known', () => {
     const s = state();
     expect(redactStackState(s)).toBe(s);
+    expect(holdsSecretInClear(s)).toBe(false);
+  });
+
+  it('tells a record holding a secret in clear from one already masked', () => {
+    registerSecret('noecho-secret');
+    expect(holdsSecretInClear(state())).toBe(true);
+    expect(holdsSecretInClear(JSON.parse(serializeStackState(state())) as StackState)).toBe(false);
   });
 
   it('masks intents, outcomes and failure messages of the write-ahead log', () => {
