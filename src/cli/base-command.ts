@@ -13,6 +13,7 @@ import type { IoHost, Logger } from '../util/io-host';
 import { currentTerminal } from './confirm';
 import type { Terminal } from './confirm';
 import { describeParseError, isParseError } from './parse-errors';
+import { redactProcessOutput } from './redacting-output';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof CdkdCommand)['baseFlags'] & T['flags']
@@ -73,6 +74,7 @@ export abstract class CdkdCommand extends Command {
 
   /** `-j` means `--json`: oclif only recognises the long form when it decides to print JSON. */
   override async init(): Promise<void> {
+    redactProcessOutput();
     const end = this.argv.indexOf('--');
     this.argv = this.argv.map((a, i) => (a === '-j' && (end === -1 || i < end) ? '--json' : a));
     await super.init();

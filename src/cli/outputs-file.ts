@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DeployStackResult } from '../engine/deploy-stack';
 import { presentOutputs } from '../ui/outputs';
+import { redactSecrets } from '../template/redaction';
 import { ConfigError } from '../util/errors';
 
 /** Writes the file (creating its directory) and returns its absolute path. */
@@ -17,7 +18,7 @@ export function writeOutputsFile(file: string, stacks: readonly DeployStackResul
   for (const s of stacks) if (s.ok) content[s.stackName] = presentOutputs(s.outputs, s.exportNames).outputs;
   try {
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, `${JSON.stringify(content, null, 2)}\n`);
+    fs.writeFileSync(target, `${JSON.stringify(redactSecrets(content), null, 2)}\n`);
   } catch (err) {
     throw new ConfigError(`Cannot write the outputs file ${target}: ${(err as Error).message}`, {
       cause: err,

@@ -18,16 +18,19 @@ import type { ExecutionResult } from '../graph/executor';
 import { buildResourceGraph } from '../graph/template-graph';
 import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
+import { withSecretChanges } from '../plan/secret-digest';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StackLock } from '../state/lock-manager';
 import type { ParentLink } from '../state/state-builder';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute, ResourceState, StackState } from '../state/types';
+import { holdsSecretInClear } from '../state/redact-state';
 import { STATE_SCHEMA_VERSION } from '../state/types';
 import { hasUnsettledWork, readStackStateView, viewState } from '../state/wal-replay';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
 import type { ResourceSchemaLookup } from '../template/environment';
+import { redactSecrets } from '../template/redaction';
 import { TemplateResolver } from '../template/resolver';
 import type { CfnTemplate } from '../template/types';
 import { CdkdError } from '../util/errors';
@@ -314,6 +317,7 @@ class DeployRun {
       schemas: this.lookup,
       resolverEnv: this.env,
       force: this.options.force,
+      resolveSecrets: this.withSecrets,
     });
     provisioner.assertProvisionable(preview, state?.resources ?? {});
     const before = view.record;
@@ -323,7 +327,9 @@ class DeployRun {
       !hasUnsettledWork(view) &&
       before.sourceVersion === STATE_SCHEMA_VERSION &&
       !before.legacy &&
-      before.state.exportNames !== undefined
+      before.state.exportNames !== undefined &&
+      // A record holding a secret in clear (an older cdkd's) is rewritten masked, its versions purged.
+      !holdsSecretInClear(before.state)
     ) {
       this.result.noChanges = true;
       this.result.ok = true;
@@ -430,9 +436,14 @@ class DeployRun {
       ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
     };
     const record = builder.get(logicalId);
-    const change = classifyResourceChange(type, desired, record, schemaOf(this.lookup, type), {
-      force: this.options.force,
-    });
+    const change = await withSecretChanges(
+      classifyResourceChange(type, desired, record, schemaOf(this.lookup, type), {
+        force: this.options.force,
+      }),
+      desired,
+      record,
+      this.withSecrets,
+    );
     // What every record written for this resource carries: the desired state, plus its place in the graph.
     const base: RecordBase = {
       resourceType: type,
@@ -667,7 +678,9 @@ class DeployRun {
     const previous = this.previousExports;
     const exportsChanged =
       !jsonEqual(previous.exportNames ?? [], final.exportNames) ||
-      final.exportNames.some((n) => !jsonEqual(previous.outputs?.[n], final.outputs[n]));
+      final.exportNames.some(
+        (n) => !jsonEqual(redactSecrets(previous.outputs?.[n]), redactSecrets(final.outputs[n])),
+      );
     if (exportsChanged) {
       await this.options.store.exportsIndex.updateStack(region, {
         stackName,

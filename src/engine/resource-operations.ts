@@ -15,10 +15,13 @@
  * same way wherever it runs.
  */
 import type { CreateContext, DeleteContext, ResourceCreateResult, UpdateContext } from '../plugin-api';
+import { holdsSecret, secretDigestOf } from '../plan/secret-digest';
 import { buildCreateContext } from '../provisioning/create-context';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { RequestTokenSink } from '../provisioning/cloud-control-provider';
 import type { DeposedResource, IntentRecord, ResourceState } from '../state/types';
+import { maskSecretReferencesIn } from '../template/dynamic-references';
+import { SECRET_MASK, maskedPaths, redactSecrets, registerSecret } from '../template/redaction';
 import { CdkdError, formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
 import { emitResourceEvent } from './events';
@@ -26,6 +29,59 @@ import type { ResourceAction, ResourceEvent } from './events';
 import { createdPhysicalIdOf, isInDoubt } from './operation-outcome';
 import type { ResourceProvisioner, RoutedProvider } from './provisioner';
 import type { StackSession } from './stack-session';
+
+/**
+ * The "previous" side of an update as providers get it: secrets masked, never
+ * resolved. Resolved, a changed secret would read its NEW value on both sides
+ * and the provider (or Cloud Control's patch) would see nothing to change.
+ */
+async function previousAsSent(previous: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const masked = await maskSecretReferencesIn(previous, SECRET_MASK);
+  return redactSecrets(masked as Record<string, unknown>);
+}
+
+/**
+ * Refuses to send the mask as a value: it stands for a secret whose clear value
+ * this run does not have (an attribute a provider marked noEcho, read back from
+ * state while its resource is unchanged). Sending it would store `***` in AWS.
+ * Checked before the intent is announced, so nothing is left to settle.
+ */
+function refuseMaskedValues(
+  logicalId: string,
+  resourceType: string,
+  properties: Record<string, unknown>,
+): void {
+  const paths = maskedPaths(properties);
+  if (paths.length === 0) return;
+  throw new CdkdError(
+    `${logicalId} (${resourceType}) would be sent the secret mask ${SECRET_MASK} as ${paths.join(', ')}: the secret behind it is stored only masked, and nothing in this deploy produced it again.`,
+    {
+      code: 'MASKED_SECRET_VALUE',
+      remedy:
+        'Make the resource that produces the secret run again in the same deploy (change one of its properties), or stop reading a sensitive attribute into this resource.',
+    },
+  );
+}
+
+/** A provider's sensitive attributes (plugin API `noEchoAttributes` / `noEchoAttributeNames`) join the secrets. */
+function registerNoEchoAttributes(result: {
+  attributes?: Record<string, unknown>;
+  noEchoAttributes?: boolean;
+  noEchoAttributeNames?: readonly string[];
+}): void {
+  const attributes = result.attributes ?? {};
+  if (result.noEchoAttributes) registerSecret(attributes, 'minted');
+  for (const name of result.noEchoAttributeNames ?? [])
+    if (Object.prototype.hasOwnProperty.call(attributes, name)) registerSecret(attributes[name], 'minted');
+}
+
+/** The record's secret digest, when what was sent held a secret (see src/plan/secret-digest.ts). */
+function secretDigestField(
+  properties: Record<string, unknown>,
+  sent: Record<string, unknown> | undefined,
+): { secretDigest?: string } {
+  return sent && holdsSecret(properties, sent) ? { secretDigest: secretDigestOf(sent) } : {};
+}
 
 /** Cloud Control keeps a ClientToken for 36 hours; an older intent is resumed from its request token. */
 export const CLIENT_TOKEN_LIFETIME_MS = 35 * 60 * 60 * 1000;
@@ -106,6 +162,7 @@ export class ResourceOperations {
     });
     const t0 = this.now();
     try {
+      refuseMaskedValues(logicalId, resourceType, input.properties);
       const intent = await this.session.announce({
         operation: 'create',
         logicalId,
@@ -146,6 +203,7 @@ export class ResourceOperations {
     });
     const t0 = this.now();
     try {
+      refuseMaskedValues(logicalId, record.resourceType, input.properties);
       const intent = await this.session.announce({
         operation: 'update',
         logicalId,
@@ -291,22 +349,26 @@ export class ResourceOperations {
       this.failed(intent, err);
       throw err;
     }
-    return this.recordCreated(intent, routed, result);
+    return this.recordCreated(intent, routed, result, sent);
   }
 
   private recordCreated(
     intent: IntentRecord,
     routed: RoutedProvider,
     result: ResourceCreateResult,
+    sent?: Record<string, unknown>,
   ): ResourceState {
     const { logicalId, resourceType } = intent;
+    registerNoEchoAttributes(result);
+    const properties = result.effectiveProperties ?? intent.properties ?? {};
     const record: ResourceState = {
       ...intent.recordBase,
       resourceType,
-      properties: result.effectiveProperties ?? intent.properties ?? {},
+      properties,
       physicalId: result.physicalId,
       attributes: result.attributes ?? {},
       ...routed.provenance,
+      ...secretDigestField(properties, sent),
     };
     const current = this.session.builder.get(logicalId);
     const effects: Parameters<StackSession['outcome']>[1] = [];
@@ -354,7 +416,7 @@ export class ResourceOperations {
     const properties = intent.properties ?? {};
     const [sent, previous] = await Promise.all([
       this.options.withSecrets(properties),
-      this.options.withSecrets(intent.previousProperties ?? record.properties ?? {}),
+      previousAsSent(intent.previousProperties ?? record.properties ?? {}),
     ]);
     const base = intent.attempt ?? 0;
     let updated;
@@ -376,14 +438,18 @@ export class ResourceOperations {
       this.failed(intent, err);
       throw err;
     }
+    registerNoEchoAttributes(updated);
+    const { secretDigest: _old, ...kept } = record;
+    const nextProperties = updated.effectiveProperties ?? properties;
     const next: ResourceState = {
-      ...record,
+      ...kept,
       ...intent.recordBase,
       resourceType: intent.resourceType,
-      properties: updated.effectiveProperties ?? properties,
+      properties: nextProperties,
       physicalId: updated.physicalId,
       attributes: updated.attributes ?? record.attributes ?? {},
       ...routed.provenance,
+      ...secretDigestField(nextProperties, sent),
     };
     if (!intent.recordBase?.deletionPolicy) delete next.deletionPolicy;
     if (!intent.recordBase?.updateReplacePolicy) delete next.updateReplacePolicy;

@@ -18,6 +18,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StackLock } from '../state/lock-manager';
+import { purgeAndReport } from '../state/purge';
+import { holdsSecretInClear } from '../state/redact-state';
 import { serializeStackState } from '../state/schema';
 import type { StateRecord } from '../state/state-backend';
 import { StackStateBuilder } from '../state/state-builder';
@@ -358,6 +360,7 @@ export class StackSession {
         if (logError)
           this.options.logger.debug(`The write-ahead log failed earlier: ${formatError(logError)}`);
         await this.deleting;
+        await this.purgeClearSecrets();
         return { saved: true };
       } catch (err) {
         return this.saveFailed(err, 'delete' in end);
@@ -365,6 +368,26 @@ export class StackSession {
     } finally {
       if (!this.options.borrowedLock) await this.lock.release();
     }
+  }
+
+  /**
+   * state.json's earlier versions are the recovery history versioning exists for,
+   * and are kept — except when the record this run read held a secret in clear
+   * (written before cdkd masked them): then every earlier version does too, and
+   * they are purged once the masked record is saved (or the record deleted).
+   * Fails soft with the two grants named (src/state/purge.ts).
+   */
+  private async purgeClearSecrets(): Promise<void> {
+    const previous = this.builder.previous;
+    if (!previous || !holdsSecretInClear(previous)) return;
+    const { bucket } = this.options.store;
+    await purgeAndReport({
+      client: await bucket.client(),
+      bucket: bucket.name,
+      keys: [bucket.keys.stateKey(this.stackName, this.region)],
+      kind: 'state-with-secrets',
+      logger: this.options.logger,
+    });
   }
 
   private saveFailed(err: unknown, deleting: boolean): CloseResult {

@@ -16,12 +16,13 @@
  * - other property changes -> UPDATE;
  * - only `DeletionPolicy` / `UpdateReplacePolicy` differ from the record ->
  *   UPDATE with `policyOnly` (the state record is refreshed, no provider call);
- * - otherwise NO_CHANGE;
+ * - otherwise NO_CHANGE (a secret's value is compared by its digest: {@link ./secret-digest});
  * - with `force` (`cdkd deploy --force`), NO_CHANGE and policy-only changes are
  *   UPDATEs marked `forced`: the resource is re-applied with its desired
  *   properties ({@link reappliedFrom} gives the "previous" side of that update).
  */
 import type { ResourceState } from '../state/types';
+import { redactSecrets } from '../template/redaction';
 import type { ResourceSchemaInfo } from '../template/environment';
 import { formatPath, diffValues, pathOverlaps, pointerChange, pointerSegments } from './property-diff';
 import type { DesiredResourceState, PropertyChange, ResourceChange } from './types';
@@ -66,7 +67,10 @@ function classify(
 ): ResourceChange {
   if (!recorded) return { action: 'CREATE', propertyChanges: [] };
 
-  const raw = diffValues(recorded.properties ?? {}, desired.properties);
+  // Compared as stored: a secret is masked on both sides (the record may come from S3, where it is).
+  const before = redactSecrets(recorded.properties ?? {});
+  const after = redactSecrets(desired.properties);
+  const raw = diffValues(before, after);
   const changes: PropertyChange[] = raw.map((c) => ({
     path: formatPath(['Properties', ...c.segments]),
     before: c.before,
@@ -80,7 +84,7 @@ function classify(
   if (!typeChanged) {
     for (const pointer of schema?.createOnlyProperties ?? []) {
       const pattern = pointerSegments(pointer);
-      const how = pointerChange(recorded.properties ?? {}, desired.properties, pattern);
+      const how = pointerChange(before, after, pattern);
       if (how === 'none') continue;
       (how === 'changed' ? replacedBy : mayReplaceBy).push(pattern.join('.'));
       raw.forEach((c, i) => {

@@ -9,8 +9,10 @@ import type { ResolverEnvironment, ResourceSchemaInfo, ResourceSchemaLookup } fr
 import { TemplateResolver } from '../template/resolver';
 import type { ResolverOptions } from '../template/resolver';
 import type { CfnTemplate } from '../template/types';
+import { redactSecrets } from '../template/redaction';
 import { containsUnknown } from '../template/unknown';
 import { classifyResourceChange } from './classify';
+import { withSecretChanges } from './secret-digest';
 import { valuesEqual } from './property-diff';
 import type { OutputChange, ResourcePlan, StackPlan } from './types';
 
@@ -28,6 +30,12 @@ export interface PlanStackInput {
   dynamicReferences?: ResolverOptions['dynamicReferences'];
   /** `--force`: every resource is re-applied (unchanged ones become forced UPDATEs). */
   force?: boolean;
+  /**
+   * Reads the secret references of a resource whose record carries a secret
+   * digest, so a changed secret is an UPDATE (the deploy passes it). Without it
+   * secrets compare as written, and nothing is read (`cdkd diff`).
+   */
+  resolveSecrets?: (properties: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
 const RETAINED = new Set(['Retain', 'RetainExceptOnCreate']);
@@ -62,13 +70,15 @@ export async function planStack(input: PlanStackInput): Promise<StackPlan> {
       ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
     };
     const recorded = Object.prototype.hasOwnProperty.call(records, id) ? records[id] : undefined;
-    const change = classifyResourceChange(
+    let change = classifyResourceChange(
       resolved.resourceType,
       desired,
       recorded,
       schemaOf(schemas, resolved.resourceType),
       { force: input.force },
     );
+    if (input.resolveSecrets)
+      change = await withSecretChanges(change, desired, recorded, input.resolveSecrets);
     if (change.action === 'CREATE' || change.action === 'REPLACE') pending.add(id);
     resources.push({
       logicalId: id,
@@ -120,14 +130,16 @@ async function planOutputs(
     names.add(out.name);
     if (typeof out.exportName === 'string') exportAliases.add(out.exportName);
     const unknown = containsUnknown(out.value);
+    // Compared (and shown) as stored: a secret is masked on both sides.
+    const after = redactSecrets(out.value);
     const base = {
       name: out.name,
-      after: out.value,
+      after,
       ...(out.exportName !== undefined ? { exportName: out.exportName } : {}),
     };
     if (!has(out.name)) {
       changes.push({ ...base, action: 'ADD', ...(unknown ? { unknown: true } : {}) });
-    } else if (!unknown && valuesEqual(recorded[out.name], out.value)) {
+    } else if (!unknown && valuesEqual(redactSecrets(recorded[out.name]), after)) {
       changes.push({ ...base, action: 'NO_CHANGE', before: recorded[out.name] });
     } else {
       changes.push({

@@ -122,6 +122,22 @@ function readPath(model: Record<string, unknown>, dotted: string): unknown {
   return current;
 }
 
+/** A copy of `model` without the values at the given `/properties/...` pointers. */
+function withoutPaths(model: Record<string, unknown>, pointers: string[]): Record<string, unknown> {
+  const out = structuredClone(model);
+  for (const pointer of pointers) {
+    const parts = pointer.replace(/^\/properties\//, '').split('/');
+    let parent: unknown = out;
+    for (const part of parts.slice(0, -1)) {
+      parent =
+        typeof parent === 'object' && parent !== null ? (parent as Record<string, unknown>)[part] : undefined;
+    }
+    if (typeof parent === 'object' && parent !== null)
+      delete (parent as Record<string, unknown>)[parts[parts.length - 1]];
+  }
+  return out;
+}
+
 export class CloudControlProvider implements ResourceProvider {
   private readonly options: Required<CloudControlProviderOptions>;
 
@@ -336,10 +352,16 @@ export class CloudControlProvider implements ResourceProvider {
     return text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
   }
 
-  /** Fn::GetAtt values: the schema's attribute names read from the model. */
+  /**
+   * Fn::GetAtt values: the schema's attribute names read from the model; without
+   * them the whole model, less the schema's write-only properties (a password, a
+   * secret string) — AWS should never return those, and state must not keep one
+   * that came back anyway.
+   */
   private attributesOf(resourceType: string, model: Record<string, unknown>): Record<string, unknown> {
-    const names = this.options.schemas.get(resourceType)?.attributes;
-    if (!names) return { ...model };
+    const schema = this.options.schemas.get(resourceType);
+    const names = schema?.attributes;
+    if (!names) return withoutPaths(model, schema?.writeOnlyProperties ?? []);
     const out: Record<string, unknown> = {};
     for (const name of names) {
       const value = readPath(model, name);

@@ -9,6 +9,7 @@
  * creating), re-read and re-apply on a conflict, up to 5 retries with backoff.
  */
 import type { Logger } from '../util/io-host';
+import { redactSecrets } from '../template/redaction';
 import { backoffDelay, sleep as defaultSleep } from '../util/retry';
 import { describeAwsError, isConditionalConflict, isNoSuchKey, isPreconditionFailed } from './s3-errors';
 import { getObjectText, putObjectText } from './state-backend';
@@ -185,9 +186,15 @@ export class ExportsIndexStore {
   private async write(region: string, index: ExportsIndex, etag: string | undefined): Promise<void> {
     const client = await this.bucket.client();
     // A write whose reply was lost is confirmed by reading it back, not redone.
-    await putObjectText(client, this.bucket.name, this.key(region), JSON.stringify(index, null, 2), {
-      condition: etag ? { IfMatch: etag } : { IfNoneMatch: '*' },
-    });
+    await putObjectText(
+      client,
+      this.bucket.name,
+      this.key(region),
+      JSON.stringify(redactSecrets(index), null, 2),
+      {
+        condition: etag ? { IfMatch: etag } : { IfNoneMatch: '*' },
+      },
+    );
   }
 
   /** The index as the region's state files describe it; a duplicate export warns and the newest record wins. */

@@ -18,7 +18,12 @@ import { s3ErrorCode } from './s3-errors';
 
 /** The kinds of object cdkd purges; each names itself in the warning. */
 export type PurgeObjectKind =
-  'lock' | 'rollback-journal' | 'custom-resource-response' | 'transient-template' | 'bootstrap-marker';
+  | 'lock'
+  | 'rollback-journal'
+  | 'custom-resource-response'
+  | 'transient-template'
+  | 'bootstrap-marker'
+  | 'state-with-secrets';
 
 /** What an object's previous versions hold, for the warning's parenthetical. */
 export const PURGE_OBJECT_DESCRIPTIONS: Record<PurgeObjectKind, string> = {
@@ -30,6 +35,8 @@ export const PURGE_OBJECT_DESCRIPTIONS: Record<PurgeObjectKind, string> = {
   'transient-template': 'the transient CloudFormation template, which holds the template body',
   'bootstrap-marker':
     'the bootstrap marker, which names the asset bucket and container repository; no secret',
+  'state-with-secrets':
+    'the state record, whose earlier versions were written before cdkd masked secrets and hold them in clear',
 };
 
 /** One key the purge could not finish. */

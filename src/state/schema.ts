@@ -11,6 +11,7 @@
  * invents a value; it validates the shape and stamps the current version.
  */
 import { StateCorruptError, UnsupportedStateVersionError } from '../util/errors';
+import { redactStackState } from './redact-state';
 import { STATE_SCHEMA_VERSION } from './types';
 import type { ResourceState, StackState } from './types';
 
@@ -118,12 +119,13 @@ export function parseStackState(body: string, location: StateLocation): ParsedSt
 }
 
 /**
- * The bytes cdkd writes for a state record: the current schema version, `version`
+ * The bytes cdkd writes for a state record, secrets masked: the current schema version, `version`
  * first, pretty-printed. `exportNames` is written exactly as given (`[]` included,
  * absent stays absent); an empty `outputReads` is omitted, as the format specifies.
  */
 export function serializeStackState(state: StackState): string {
-  const { version: _ignored, ...rest } = state;
+  // Secrets never reach the bytes: every value a registered secret appears in is masked.
+  const { version: _ignored, ...rest } = redactStackState(state);
   const out: Record<string, unknown> = { version: STATE_SCHEMA_VERSION, ...rest };
   if (Array.isArray(out.outputReads) && out.outputReads.length === 0) delete out.outputReads;
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];

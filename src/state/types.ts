@@ -39,6 +39,13 @@ export interface ResourceState {
   providerPack?: string;
   /** The version of {@link providerPack} that last created or updated the resource. */
   providerPackVersion?: string;
+  /**
+   * cdkd addition, optional: a salted scrypt digest of the properties last sent,
+   * kept when they held a secret (stored as its reference or the mask), so a
+   * later deploy detects a changed secret without the value being stored. See
+   * src/plan/secret-digest.ts. The reference tool ignores it.
+   */
+  secretDigest?: string;
 }
 
 /** v4+: an Fn::ImportValue this stack resolved (strong reference). */

@@ -16,6 +16,7 @@ import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import type { ObjectIdentifier } from '@aws-sdk/client-s3';
 import { CdkdError, StateCorruptError } from '../util/errors';
 import type { Logger } from '../util/io-host';
+import { redactWalRecord } from './redact-state';
 import { describeAwsError, isPreconditionFailed } from './s3-errors';
 import { getObjectText, listKeys, putObjectText } from './state-backend';
 import type { StateBucket } from './state-bucket';
@@ -104,7 +105,7 @@ export class WriteAheadLogStore {
    */
   async write(segment: WalSegment): Promise<{ bytes: number; versionId?: string; key: string }> {
     const key = this.bucket.keys.walSegmentKey(segment.stackName, segment.region, segment.seq);
-    const body = JSON.stringify(segment);
+    const body = JSON.stringify({ ...segment, records: segment.records.map(redactWalRecord) });
     const client = await this.bucket.client();
     const bytes = Buffer.byteLength(body);
     try {

@@ -5,6 +5,7 @@
  * read through the injected SSM / Secrets Manager functions.
  */
 import { ValidationError } from '../util/errors';
+import { registerSecret } from './redaction';
 import type { SecretReader, SsmParameterReader } from './environment';
 
 const DYNAMIC_REFERENCE_SOURCE = '\\{\\{resolve:([^:}]*):([^}]*)\\}\\}';
@@ -99,7 +100,7 @@ export async function readDynamicReference(
     ...(ref.service === 'ssm-secure' ? { withDecryption: true } : {}),
   };
   const value = await wrap(ref.text, () => read(ref.name, options));
-  if (ref.service === 'ssm-secure') readers.onSecret?.(ref.text, value);
+  if (ref.service === 'ssm-secure') noteSecret(ref.text, value, readers);
   return value;
 }
 
@@ -133,8 +134,14 @@ async function readSecret(
       throw new ValidationError(`Dynamic reference ${ref.text}: the secret has no JSON key ${ref.jsonKey}.`);
     value = typeof field === 'string' ? field : JSON.stringify(field);
   }
-  readers.onSecret?.(ref.text, value);
+  noteSecret(ref.text, value, readers);
   return value;
+}
+
+/** Every resolved secret is registered for redaction, then the caller's hook is told. */
+function noteSecret(reference: string, value: string, readers: DynamicReferenceReaders): void {
+  registerSecret(value);
+  readers.onSecret?.(reference, value);
 }
 
 /** True for a reference to a secret (`ssm-secure`, `secretsmanager`): state keeps those as written. */
@@ -150,12 +157,11 @@ export async function resolveDynamicReferences(
   text: string,
   readers: DynamicReferenceReaders,
   only?: (ref: DynamicReference) => boolean,
+  read: (ref: DynamicReference, readers: DynamicReferenceReaders) => Promise<string> = readDynamicReference,
 ): Promise<string> {
   const refs = findDynamicReferences(text);
   if (refs.length === 0) return text;
-  const values = await Promise.all(
-    refs.map((r) => (only && !only(r) ? r.text : readDynamicReference(r, readers))),
-  );
+  const values = await Promise.all(refs.map((r) => (only && !only(r) ? r.text : read(r, readers))));
   let i = 0;
   return text.replace(pattern(), () => values[i++]);
 }
@@ -165,17 +171,24 @@ export async function resolveDynamicReferencesIn(
   value: unknown,
   readers: DynamicReferenceReaders,
   only?: (ref: DynamicReference) => boolean,
+  read?: (ref: DynamicReference, readers: DynamicReferenceReaders) => Promise<string>,
 ): Promise<unknown> {
   if (typeof value === 'string')
-    return hasDynamicReference(value) ? resolveDynamicReferences(value, readers, only) : value;
+    return hasDynamicReference(value) ? resolveDynamicReferences(value, readers, only, read) : value;
   if (Array.isArray(value))
-    return Promise.all(value.map((v) => resolveDynamicReferencesIn(v, readers, only)));
+    return Promise.all(value.map((v) => resolveDynamicReferencesIn(v, readers, only, read)));
   if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = await resolveDynamicReferencesIn(v, readers, only);
+    for (const [k, v] of Object.entries(value))
+      out[k] = await resolveDynamicReferencesIn(v, readers, only, read);
     return out;
   }
   return value;
+}
+
+/** `value` with every secret reference (ssm-secure, secretsmanager) replaced by `mask`; nothing is read. */
+export async function maskSecretReferencesIn(value: unknown, mask: string): Promise<unknown> {
+  return resolveDynamicReferencesIn(value, {}, isSecretReference, async () => mask);
 }
 
 function missingReader(text: string, service: string): ValidationError {

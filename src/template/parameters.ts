@@ -5,6 +5,7 @@
  * is read from SSM only when something actually references it.
  */
 import { TemplateResolutionError, ValidationError } from '../util/errors';
+import { registerSecret } from './redaction';
 import type { SsmParameterReader } from './environment';
 import type { CfnParameter, CfnTemplate } from './types';
 
@@ -187,6 +188,8 @@ export class ParameterSet {
           `Pass it: --parameters ${this.stackName}:${name}=<value>.`,
         );
       }
+      // Registered before anything can print or store it (a validation error included).
+      if (this.isNoEcho(name)) registerSecret(info.list ? [value, ...splitList(value)] : value);
       this.validate(name, decl, info, value);
       this.raw.set(name, value);
     }
@@ -251,7 +254,9 @@ export class ParameterSet {
         );
       }
     }
-    return info.list ? splitList(value) : value;
+    const out = info.list ? splitList(value) : value;
+    if (info.ssm && this.isNoEcho(name)) registerSecret(out);
+    return out;
   }
 
   private validate(name: string, decl: CfnParameter, info: TypeInfo, value: string): void {

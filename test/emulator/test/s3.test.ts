@@ -712,6 +712,43 @@ describe('objects', () => {
     expect(left.Contents?.map((o) => o.Key)).toEqual(['b']);
   });
 
+  test('deleting a version needs s3:DeleteObjectVersion: DeleteObject is refused, DeleteObjects reports it per key', async () => {
+    await bucket('version-grants', true);
+    const v1 = await s3.send(new PutObjectCommand({ Bucket: 'version-grants', Key: 'k', Body: 'one' }));
+    await s3.send(new PutObjectCommand({ Bucket: 'version-grants', Key: 'k', Body: 'two' }));
+    const policy = {
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Effect: 'Deny',
+          Principal: '*',
+          Action: 's3:DeleteObjectVersion',
+          Resource: 'arn:aws:s3:::version-grants/*',
+        },
+      ],
+    };
+    await s3.send(new PutBucketPolicyCommand({ Bucket: 'version-grants', Policy: JSON.stringify(policy) }));
+    expect(
+      (
+        await failure(
+          s3.send(new DeleteObjectCommand({ Bucket: 'version-grants', Key: 'k', VersionId: v1.VersionId })),
+        )
+      ).name,
+    ).toBe('AccessDenied');
+    const out = await s3.send(
+      new DeleteObjectsCommand({
+        Bucket: 'version-grants',
+        Delete: { Objects: [{ Key: 'k', VersionId: v1.VersionId }], Quiet: true },
+      }),
+    );
+    expect(out.Errors).toEqual([expect.objectContaining({ Key: 'k', Code: 'AccessDenied' })]);
+    // The version is still there; a plain delete (a delete marker) needs only s3:DeleteObject.
+    const versions = await s3.send(new ListObjectVersionsCommand({ Bucket: 'version-grants' }));
+    expect(versions.Versions?.map((v) => v.VersionId)).toContain(v1.VersionId);
+    const marker = await s3.send(new DeleteObjectCommand({ Bucket: 'version-grants', Key: 'k' }));
+    expect(marker.DeleteMarker).toBe(true);
+  });
+
   test('CopyObject copies body and metadata, or replaces metadata', async () => {
     await bucket('copy-bucket');
     await s3.send(

@@ -46,6 +46,12 @@ export abstract class S3Base {
     return bucket;
   }
 
+  /** True when the bucket's policy lets the caller take `action` (as {@link bucketFor} decides). */
+  protected mayAct(ctx: CallContext, bucket: Bucket, action: string): boolean {
+    const decision = evaluatePolicy(bucket.policy, ctx.account, ctx.callerArn, action);
+    return !(decision === 'deny' || (bucket.account !== ctx.account && decision !== 'allow'));
+  }
+
   /** If-None-Match / If-Match on a write, evaluated atomically against the current version. */
   protected checkWritePreconditions(req: EmulatorRequest, bucket: Bucket, key: string): void {
     const ifNoneMatch = header(req, 'if-none-match');

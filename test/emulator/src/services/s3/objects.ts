@@ -120,9 +120,14 @@ export class ObjectHandlers extends S3Base {
   }
 
   deleteObject(ctx: CallContext, req: EmulatorRequest, target: Target): EmulatorResponse {
-    const bucket = this.bucketFor(ctx, target.Bucket!, 's3:DeleteObject');
-    const key = target.Key!;
     const versionId = req.query.get('versionId');
+    // Deleting a version for good is its own permission (s3:DeleteObjectVersion).
+    const bucket = this.bucketFor(
+      ctx,
+      target.Bucket!,
+      versionId !== null ? 's3:DeleteObjectVersion' : 's3:DeleteObject',
+    );
+    const key = target.Key!;
     const ifMatch = header(req, 'if-match');
     const headers: Record<string, string> = {};
     if (ifMatch !== undefined) {
@@ -181,6 +186,15 @@ export class ObjectHandlers extends S3Base {
           ]);
           continue;
         }
+      }
+      // Permissions are per object: a version needs s3:DeleteObjectVersion, and a refusal is
+      // reported for that key while the call as a whole succeeds.
+      if (versionId !== undefined && !this.mayAct(ctx, bucket, 's3:DeleteObjectVersion')) {
+        items.push([
+          'Error',
+          { Key: key, VersionId: versionId, Code: 'AccessDenied', Message: 'Access Denied' },
+        ]);
+        continue;
       }
       if (versionId !== undefined && versionId !== 'null' && !/^[A-Za-z0-9._]{32}$/.test(versionId)) {
         items.push([
