@@ -27,11 +27,12 @@ import { resolveDynamicReferencesIn } from '../template/dynamic-references';
 import type { ResourceSchemaLookup } from '../template/environment';
 import { TemplateResolver } from '../template/resolver';
 import type { CfnTemplate } from '../template/types';
-import { CdkdError } from '../util/errors';
+import { CdkdError, formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { jsonEqual } from '../util/json-patch';
 import { StateCrossStackResolver } from './cross-stack';
+import { DeployJournal } from './deploy-journal';
 import { buildEntryDeletionGraph } from './deletion-graph';
 import type { DeletionEntry } from './deletion-graph';
 import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
@@ -41,6 +42,7 @@ import type { ResourceProvisioner } from './provisioner';
 import { ResourceOperations } from './resource-operations';
 import type { RecordBase } from './resource-operations';
 import { stackResolverEnv } from './resolver-env';
+import { revertSegment } from './revert-operations';
 import type { StackResolverEnv } from './resolver-env';
 import { settlePendingIntents } from './settle';
 import { StackSession } from './stack-session';
@@ -62,6 +64,8 @@ export interface DeployStackOptions {
   ioHost: IoHost;
   /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
   concurrency?: number;
+  /** False (`--no-rollback`): a failed deploy keeps its partial state and journal. Default true. */
+  rollback?: boolean;
   /** Stops starting new operations (the first Ctrl-C). */
   signal?: AbortSignal;
   /** Cancels operations in flight (a second Ctrl-C). */
@@ -97,6 +101,16 @@ export interface DeployStackResult {
    */
   leftOver: Array<{ logicalId: string; resourceType: string; physicalId: string; deposed?: boolean }>;
   /** State writes: in all, and split into write-ahead log segments and folds into state.json. */
+  /** The automatic rollback of a failed deploy, when one ran. */
+  rollback?: {
+    /** Every completed operation was reverted. */
+    clean: boolean;
+    reverted: string[];
+    failed: Array<{ logicalId: string; error: unknown }>;
+    warnings: string[];
+  };
+  /** A rollback journal was left for `cdkd rollback`. */
+  journalKept?: boolean;
   stateWrites: {
     writes: number;
     bytes: number;
@@ -164,9 +178,11 @@ export async function deployStack(
   session.progressMode = () => run.progressMode();
   let failure: unknown;
   let end: Parameters<StackSession['close']>[0] = { state: run.progressMode() };
+  const journal = new DeployJournal(options.store.journals, session, run.logger, !session.initial);
   try {
     const ops = run.operations(session);
     await settlePendingIntents(session, ops, { concurrency: options.concurrency, logger: run.logger });
+    await journal.start();
     const execution = await run.execute(session, ops);
     if (execution.ok) {
       const cleanup = await run.cleanUp(session, ops);
@@ -174,10 +190,20 @@ export async function deployStack(
       end = { state: { kind: 'final', final } };
       run.result.ok = cleanup.ok;
       run.result.interrupted = cleanup.aborted;
+      await journal.remove();
+    } else if (execution.aborted || options.rollback === false) {
+      run.result.journalKept = await journal.record(
+        execution.aborted ? 'interrupted' : 'no-rollback-failure',
+      );
+    } else {
+      end = await run.rollBack(session, ops, journal);
     }
   } catch (err) {
     failure = err;
     end = { state: run.progressMode() };
+    await journal
+      .record('interrupted')
+      .catch((e: unknown) => run.logger.error(`Could not write the rollback journal: ${formatError(e)}`));
   }
   const closed = await session.close(end);
   run.result.stateWrites = structuredClone(session.stats);
@@ -538,6 +564,59 @@ class DeployRun {
       await ops.delete({ logicalId, record: replacing, reason: 'frees the name for its replacement' });
   }
 
+  // -------------------------------------------------------------- roll back
+
+  /**
+   * The automatic rollback of a failed deploy: the journal is written first (so
+   * a rollback that dies partway is resumable), then this deploy's operations
+   * are reverted, newest first. Returns how the session closes.
+   */
+  async rollBack(
+    session: StackSession,
+    ops: ResourceOperations,
+    journal: DeployJournal,
+  ): Promise<Parameters<StackSession['close']>[0]> {
+    await journal.record('auto-rollback-started');
+    const segment = journal.segment('auto-rollback-started');
+    this.logger.info(
+      `${this.input.stackName}: the deploy failed; rolling back ${segment.operations.length} operation(s).`,
+    );
+    const reverted = await revertSegment(
+      {
+        session,
+        ops,
+        provisioner: this.options.provisioner,
+        ioHost: this.options.ioHost,
+        logger: this.logger,
+      },
+      segment,
+    );
+    const clean = reverted.failed.length === 0;
+    this.result.rollback = {
+      clean,
+      reverted: reverted.reverted,
+      failed: reverted.failed,
+      warnings: reverted.warnings,
+    };
+    for (const w of reverted.warnings) this.logger.warn(`Rollback: ${w}`);
+    if (!clean) {
+      this.result.journalKept = true;
+      return { state: this.progressMode() };
+    }
+    await journal.settle(reverted.remainingFailed);
+    this.result.journalKept = reverted.remainingFailed.length > 0;
+    const builder = session.builder;
+    // A stack's first deploy, reverted cleanly, leaves no record, as before it.
+    if (
+      segment.initialDeploy &&
+      Object.keys(builder.resourceRecords()).length === 0 &&
+      builder.deposed().length === 0 &&
+      builder.pendingIntents().length === 0
+    )
+      return { delete: true };
+    return { state: this.progressMode() };
+  }
+
   // --------------------------------------------------------------- clean up
 
   /** Deletes what the template no longer has and the deposed records, dependents first. */
@@ -621,9 +700,17 @@ class DeployRun {
           `Kept in state for deletion by the next successful deploy (or by destroy): ${deposed.map((l) => `${l.logicalId} (${l.resourceType}) ${l.physicalId}`).join(', ')}.`,
         );
       }
+      const rollback = this.result.rollback;
+      const after = rollback
+        ? rollback.clean
+          ? `; rolled back (${rollback.reverted.length} operation(s) reverted)`
+          : `; the rollback did not finish (${rollback.failed.length} operation(s) not reverted): run cdkd rollback ${stackName}`
+        : this.result.journalKept === false
+          ? '; finished resources are saved in state'
+          : `; finished resources are saved in state (cdkd rollback ${stackName} reverts them)`;
       this.emitStack(
         'failed',
-        `${stackName}: deploy ${this.result.interrupted ? 'interrupted' : 'failed'} (${describeSummary(this.summary)})${firstFailure(this.result.failed)}; finished resources are saved in state`,
+        `${stackName}: deploy ${this.result.interrupted ? 'interrupted' : 'failed'} (${describeSummary(this.summary)})${firstFailure(this.result.failed)}${after}`,
         { summary: this.summary, elapsedMs: this.result.elapsedMs },
       );
       return;

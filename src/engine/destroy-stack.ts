@@ -11,7 +11,7 @@ import { executeDag } from '../graph/executor';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute } from '../state/types';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
-import { CdkdError } from '../util/errors';
+import { CdkdError, formatError } from '../util/errors';
 import type { IoHost } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import type { AwsClientFactory } from '../config/aws-clients';
@@ -216,6 +216,12 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     if (everythingGone && !execution.aborted && result.failed.length === 0 && result.skipped.length === 0) {
       end = { delete: true };
       result.complete = true;
+      // The journal goes with the record (its failed creates are deposed records, deleted above).
+      await store.journals
+        .remove(stackName, region)
+        .catch((err: unknown) =>
+          logger.warn(`Could not remove the rollback journal of ${stackName}: ${formatError(err)}`),
+        );
     }
   } catch (err) {
     failure = err;
