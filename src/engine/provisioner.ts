@@ -25,6 +25,7 @@ import type {
   ResourceCreateResult,
   ResourceDeleteResult,
   ResourceProvider,
+  ResourceSnapshotResult,
   ResourceUpdateResult,
   UpdateContext,
 } from '../plugin-api';
@@ -39,7 +40,8 @@ import type { ProvisioningRoutes } from './route-tally';
 import type { ProviderRegistry, RecordedProvenance, RouteDecision } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StackPlan } from '../plan/types';
-import type { ProvisionedBy, ResourceState } from '../state/types';
+import type { DeposedResource, PolicyAttribute, ProvisionedBy, ResourceState } from '../state/types';
+import { decideRemoval, deposedRemovalCause, removalSubject } from '../plan/removal-policy';
 import { containsUnknown } from '../template/unknown';
 import { AdaptiveConcurrency } from '../util/adaptive-concurrency';
 import type { AdaptiveConcurrencyOptions, OperationPool, PoolStats } from '../util/adaptive-concurrency';
@@ -82,7 +84,7 @@ export interface RoutedProvider {
   provenance: Provenance;
 }
 
-export type Operation = 'create' | 'update' | 'delete' | 'read';
+export type Operation = 'create' | 'update' | 'delete' | 'read' | 'snapshot';
 
 /** What a run's resource operations cost, for reports and benchmarks. */
 export interface ProvisioningStats {
@@ -230,7 +232,30 @@ export class ResourceProvisioner {
         : undefined;
       if (r.action === 'NO_CHANGE' || r.policyOnly) continue;
       if (r.action === 'DELETE' || r.action === 'REPLACE') {
-        const old = record && !r.retain ? registry.providerForDelete(record.resourceType, record) : undefined;
+        // The record leaving (removed, or the original of the replacement), by the removal rule.
+        const removal = record
+          ? decideRemoval(
+              r.action === 'DELETE'
+                ? removalSubject(r.logicalId, record)
+                : {
+                    logicalId: r.logicalId,
+                    resourceType: record.resourceType,
+                    ...(r.desired?.updateReplacePolicy
+                      ? { updateReplacePolicy: r.desired.updateReplacePolicy }
+                      : {}),
+                  },
+              r.action === 'DELETE' ? 'removed' : 'replaced',
+              { canSnapshot: this.canSnapshot(record) },
+            )
+          : undefined;
+        if (removal?.action === 'refuse') {
+          problems.push(removal.reason);
+          remedies.add(removal.remedy!);
+        }
+        const old =
+          record && (removal?.action === 'delete' || removal?.action === 'snapshot')
+            ? registry.providerForDelete(record.resourceType, record)
+            : undefined;
         if (old?.route === 'refused')
           refuse(r.logicalId, record!.resourceType, `cannot be deleted: ${old.reason}`, old.remedy);
         if (r.action === 'DELETE') continue;
@@ -270,12 +295,33 @@ export class ResourceProvisioner {
     );
   }
 
-  /** The same check before a destroy: every recorded resource has a provider that may delete it. */
-  assertDeletable(stackName: string, recorded: Readonly<Record<string, ResourceState>>): void {
+  /**
+   * The same check before a destroy: every recorded resource the removal rule
+   * deletes has a provider that may delete it, and one under `Snapshot` has a
+   * provider that can take the snapshot. `fallbackPolicies`: the template's
+   * DeletionPolicy for records that carry none (pre-v5).
+   */
+  assertDeletable(
+    stackName: string,
+    recorded: Readonly<Record<string, ResourceState | DeposedResource>>,
+    fallbackPolicies: Readonly<Record<string, PolicyAttribute | undefined>> = {},
+  ): void {
     const problems: string[] = [];
     const remedies = new Set<string>();
     for (const [logicalId, record] of Object.entries(recorded)) {
-      if (record.deletionPolicy === 'Retain' || record.deletionPolicy === 'RetainExceptOnCreate') continue;
+      const deposed = 'reason' in record && record.reason !== undefined;
+      const subject = removalSubject(logicalId, record);
+      if (!deposed && !subject.deletionPolicy && fallbackPolicies[logicalId])
+        subject.deletionPolicy = fallbackPolicies[logicalId];
+      const removal = decideRemoval(subject, deposed ? deposedRemovalCause(record.reason) : 'destroyed', {
+        canSnapshot: this.canSnapshot(record),
+      });
+      if (removal.action === 'retain') continue;
+      if (removal.action === 'refuse') {
+        problems.push(removal.reason);
+        remedies.add(removal.remedy!);
+        continue;
+      }
       const decision = this.options.registry.providerForDelete(record.resourceType, record);
       if (decision.route !== 'refused') continue;
       problems.push(`${logicalId} (${record.resourceType}): ${decision.reason}`);
@@ -385,6 +431,46 @@ export class ResourceProvisioner {
   ): Promise<void | ResourceDeleteResult> {
     return this.run('delete', logicalId, record.resourceType, record.physicalId, call, (context) =>
       routed.provider.delete(logicalId, record.physicalId, record.resourceType, record.properties, context),
+    );
+  }
+
+  /**
+   * True when the provider that would delete this recorded resource can take
+   * its final snapshot first: an installed pack registering `canSnapshot` for the
+   * type (Cloud Control cannot).
+   */
+  canSnapshot(record: RecordedProvenance & { resourceType: string }): boolean {
+    return this.options.registry.canSnapshot(record.resourceType, record);
+  }
+
+  /** The final snapshot before a delete (`DeletionPolicy: Snapshot`), through the provider that will delete it. */
+  snapshot(
+    routed: RoutedProvider,
+    logicalId: string,
+    record: ResourceState,
+    call: CallOptions<DeleteContext>,
+  ): Promise<ResourceSnapshotResult> {
+    const take = routed.provider.snapshot;
+    if (routed.decision.route !== 'sdk' || !routed.decision.registration.canSnapshot || !take) {
+      return Promise.reject(
+        new ProvisioningError(
+          `${logicalId} (${record.resourceType}) needs a final snapshot, and its provider cannot take one; it is not deleted.`,
+          {
+            code: 'SNAPSHOT_UNSUPPORTED',
+            remedy: `Set its removal policy to RETAIN or DESTROY in the app and deploy, or install a provider pack that can snapshot ${record.resourceType}, then re-run.`,
+          },
+        ),
+      );
+    }
+    return this.run('snapshot', logicalId, record.resourceType, record.physicalId, call, (context) =>
+      take.call(
+        routed.provider,
+        logicalId,
+        record.physicalId,
+        record.resourceType,
+        record.properties ?? {},
+        context,
+      ),
     );
   }
 
