@@ -18,6 +18,7 @@ import { buildResourceGraph } from '../graph/template-graph';
 import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
 import { decideRemoval } from '../plan/removal-policy';
+import { assertLeavesResources } from './preflight';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
@@ -282,7 +283,9 @@ class DeployRun {
       force: this.options.force,
       canSnapshot: (record) => provisioner.canSnapshot(record),
     });
+    assertLeavesResources(preview);
     provisioner.assertProvisionable(preview, state?.resources ?? {});
+    provisioner.assertPropertiesValid(preview);
     const before = view.record;
     if (
       !preview.hasChanges &&

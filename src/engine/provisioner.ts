@@ -40,9 +40,9 @@ import type { ProvisioningRoutes } from './route-tally';
 import type { ProviderRegistry, RecordedProvenance, RouteDecision } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StackPlan } from '../plan/types';
+import { describeViolation, propertyViolations } from '../plan/property-validation';
 import type { DeposedResource, PolicyAttribute, ProvisionedBy, ResourceState } from '../state/types';
 import { decideRemoval, deposedRemovalCause, removalSubject } from '../plan/removal-policy';
-import { containsUnknown } from '../template/unknown';
 import { AdaptiveConcurrency } from '../util/adaptive-concurrency';
 import type { AdaptiveConcurrencyOptions, OperationPool, PoolStats } from '../util/adaptive-concurrency';
 import type { ConcurrencyGate } from '../util/concurrency';
@@ -215,11 +215,12 @@ export class ResourceProvisioner {
    * Refuses, before anything is locked or changed, a plan with an operation no
    * provider may take: a type nothing can provision (custom resources, nested
    * stacks, a misspelt or org-internal type without its pack), a route that
-   * would lose track of a resource, or an org-internal resource its schema
-   * rejects. Names every one, with the remedy.
+   * would lose track of a resource, or a removal its policy forbids (`Snapshot`
+   * nobody can take). Names every one, with the remedy. Properties are checked
+   * by {@link assertPropertiesValid}.
    */
   assertProvisionable(plan: StackPlan, recorded: Readonly<Record<string, ResourceState>>): void {
-    const { registry, schemas } = this.options;
+    const { registry } = this.options;
     const problems: string[] = [];
     const remedies = new Set<string>();
     const refuse = (logicalId: string, type: string, why: string, remedy: string) => {
@@ -272,18 +273,6 @@ export class ResourceProvisioner {
         r.action === 'UPDATE' ? record : undefined,
       );
       if (decision.route === 'refused') refuse(r.logicalId, r.resourceType, decision.reason, decision.remedy);
-      // Nothing else checks an org-internal resource before its pack gets it: validate it against the pack's schema.
-      if (schemas.isPackType(r.resourceType) && !containsUnknown(properties)) {
-        const violations = schemas.validate(r.resourceType, properties);
-        if (violations.length > 0) {
-          refuse(
-            r.logicalId,
-            r.resourceType,
-            violations.map((v) => v.message).join('; '),
-            `Fix the resource's properties against the ${r.resourceType} schema of ${registry.registrationFor(r.resourceType)?.packName ?? 'its pack'}.`,
-          );
-        }
-      }
     }
     if (problems.length === 0) return;
     throw new CdkdError(
@@ -291,6 +280,31 @@ export class ResourceProvisioner {
       {
         code: 'UNSUPPORTED_RESOURCE_TYPE',
         remedy: [...remedies].join(' '),
+      },
+    );
+  }
+
+  /**
+   * Refuses, before anything is locked or changed, a plan whose resources break
+   * their schema where their properties are known before the deploy (see
+   * `src/plan/property-validation.ts`), naming every violation.
+   */
+  assertPropertiesValid(plan: StackPlan): void {
+    const violations = propertyViolations(plan, this.options.schemas);
+    if (violations.length === 0) return;
+    const packs = new Set<string>();
+    for (const v of violations) {
+      if (this.options.schemas.isPackType(v.resourceType))
+        packs.add(
+          `the ${v.resourceType} schema of ${this.options.registry.registrationFor(v.resourceType)?.packName ?? 'its pack'}`,
+        );
+    }
+    throw new CdkdError(
+      `${plan.stackName} cannot be deployed: ${violations.length} resource propert${violations.length === 1 ? 'y breaks' : 'ies break'} ${violations.length === 1 ? 'its' : 'their'} schema. Nothing was changed.\n${violations.map((v) => `  - ${describeViolation(v)}`).join('\n')}`,
+      {
+        code: 'TEMPLATE_PROPERTIES_INVALID',
+        remedy: `Fix the properties in the app${packs.size > 0 ? ` (against ${[...packs].join(', ')})` : ''}, then re-run.`,
+        details: violations,
       },
     );
   }
