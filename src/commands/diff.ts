@@ -72,6 +72,7 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
         parameters,
         tags: config.tags,
         canProvision: (type) => packs.registry.canProvision(type),
+        canSnapshot: (record) => packs.registry.canSnapshot(record.resourceType, record),
         ioHost,
       });
     } finally {

@@ -17,10 +17,12 @@ import type { ExecutionResult } from '../graph/executor';
 import { buildResourceGraph } from '../graph/template-graph';
 import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
+import { decideRemoval } from '../plan/removal-policy';
+import { assertLeavesResources } from './preflight';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
-import type { PolicyAttribute, ResourceState, StackState } from '../state/types';
+import type { ResourceState, StackState } from '../state/types';
 import { STATE_SCHEMA_VERSION } from '../state/types';
 import { hasUnsettledWork, readStackStateView, viewState } from '../state/wal-replay';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
@@ -119,8 +121,6 @@ export interface DeployStackResult {
   };
   elapsedMs: number;
 }
-
-const RETAIN_POLICIES = new Set<PolicyAttribute | undefined>(['Retain', 'RetainExceptOnCreate']);
 
 function schemaLookup(schemas: SchemaStore): ResourceSchemaLookup {
   return { has: (t) => schemas.has(t), get: (t) => schemas.get(t) };
@@ -307,8 +307,11 @@ class DeployRun {
       schemas: this.lookup,
       resolverEnv: this.env,
       force: this.options.force,
+      canSnapshot: (record) => provisioner.canSnapshot(record),
     });
+    assertLeavesResources(preview);
     provisioner.assertProvisionable(preview, state?.resources ?? {});
+    provisioner.assertPropertiesValid(preview);
     const before = view.record;
     if (
       !preview.hasChanges &&
@@ -491,7 +494,16 @@ class DeployRun {
     }
 
     const replacing = change.action === 'REPLACE' ? record : undefined;
-    const retain = RETAIN_POLICIES.has(resolved.updateReplacePolicy);
+    const retain =
+      replacing !== undefined &&
+      decideRemoval(
+        {
+          logicalId,
+          resourceType: replacing.resourceType,
+          updateReplacePolicy: resolved.updateReplacePolicy,
+        },
+        'replaced',
+      ).action === 'retain';
     this.pending.add(logicalId);
     const create = (replaces?: ResourceState) =>
       ops.create({
@@ -635,25 +647,14 @@ class DeployRun {
       run: async (id) => {
         const entry = byId.get(id)!;
         const { logicalId, record } = entry;
-        if (!entry.deposedKey && RETAIN_POLICIES.has(record.deletionPolicy)) {
-          session.outcome(undefined, [{ op: 'remove', logicalId }]);
-          this.summary.retained++;
-          this.emit({
-            logicalId,
-            resourceType: record.resourceType,
-            action: 'RETAIN',
-            status: 'succeeded',
-            physicalId: record.physicalId,
-            reason: `DeletionPolicy ${record.deletionPolicy}: kept in AWS, removed from state`,
-          });
-          return;
-        }
-        await ops.delete({
+        const decision = await ops.remove({
           logicalId,
           record,
+          cause: 'removed',
           ...(entry.deposedKey ? { deposedKey: entry.deposedKey, reason: deposedReason(entry) } : {}),
         });
-        if (!entry.deposedKey) this.summary.deleted++;
+        if (decision.action === 'retain') this.summary.retained++;
+        else if (!entry.deposedKey) this.summary.deleted++;
       },
     });
     for (const f of deletion.failed) this.result.failed.push({ logicalId: f.id, error: f.error });
