@@ -3,7 +3,8 @@
  * operation first (operations complete after what they depend on, so the
  * reverse of completion order is a reverse dependency order):
  *
- *   CREATE   delete what was made, honouring its DeletionPolicy
+ *   CREATE   delete what was made, as the removal-policy rule decides for a
+ *            rolled-back create (src/plan/removal-policy.ts)
  *   UPDATE   update back to the pre-deploy properties
  *   replace  re-adopt the original when it still exists (deposed for deletion
  *            after the deploy, or kept by UpdateReplacePolicy) and delete the new
@@ -17,10 +18,9 @@
  * reverted), so a rollback that dies partway is resumed by running it again.
  */
 import type { CompletedOperation, FailedOperation, RollbackJournalSegment } from '../state/rollback-journal';
-import type { PolicyAttribute, ResourceState } from '../state/types';
-import { CdkdError, formatError } from '../util/errors';
+import type { ResourceState } from '../state/types';
+import { formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
-import { emitResourceEvent } from './events';
 import type { ResourceProvisioner } from './provisioner';
 import type { RecordBase, ResourceOperations } from './resource-operations';
 import type { StackSession } from './stack-session';
@@ -43,8 +43,6 @@ export interface RevertResult {
   /** The failed operations this revert did not settle (kept for `--revert-failed`). */
   remainingFailed: FailedOperation[];
 }
-
-const KEEP_ON_DELETE = new Set<PolicyAttribute | undefined>(['Retain']);
 
 /** The part of a record that a create or update writes besides ids, properties and attributes. */
 function recordBaseOf(record: ResourceState): RecordBase {
@@ -108,19 +106,19 @@ async function revertFailed(
       : undefined;
     // Nothing was made, or it is already cleaned up (a re-run, or a later deploy deleted it).
     if (!made) return true;
-    if (KEEP_ON_DELETE.has(made.deletionPolicy)) {
-      ctx.session.outcome(undefined, [{ op: 'undepose', key: made.key }]);
-      result.warnings.push(
-        `${f.logicalId}: ${made.physicalId}, made by the create that failed, is kept (DeletionPolicy Retain) and no longer tracked.`,
-      );
-      return true;
-    }
-    await ctx.ops.delete({
+    const decision = await ctx.ops.remove({
       logicalId: f.logicalId,
       record: made,
       deposedKey: made.key,
+      cause: 'rolled-back-create',
       reason: 'rollback: made by the create that failed',
     });
+    if (decision.action === 'retain') {
+      result.warnings.push(
+        `${f.logicalId}: ${made.physicalId}, made by the create that failed, is kept (${decision.reason}) and no longer tracked.`,
+      );
+      return true;
+    }
     result.reverted.push(`${f.logicalId}: deleted ${made.physicalId}, made by the create that failed`);
     return true;
   }
@@ -254,25 +252,23 @@ async function deleteReplacement(
   result: RevertResult,
 ): Promise<void> {
   const builder = ctx.session.builder;
-  if (copy.updateReplacePolicy === 'Retain') {
-    result.warnings.push(
-      `${logicalId}: the replacement ${copy.physicalId} is kept (UpdateReplacePolicy Retain) and no longer tracked.`,
-    );
-    return;
-  }
   const key = builder.nextDeposedKey(logicalId);
   ctx.session.outcome(undefined, [
     { op: 'depose', entry: { ...copy, logicalId, key, reason: 'replaced', deposedAt: Date.now() } },
   ]);
-  await ctx.ops.delete({
+  // The new copy leaves as a replaced resource: its own UpdateReplacePolicy decides.
+  const decision = await ctx.ops.remove({
     logicalId,
     record: builder.deposedEntry(key)!,
     deposedKey: key,
+    cause: 'replaced',
     reason: 'rollback: the replacement made by the failed deploy',
   });
+  if (decision.action === 'retain')
+    result.warnings.push(`${logicalId}: the replacement ${copy.physicalId} is kept (${decision.reason}).`);
 }
 
-/** Deletes the record under a logical id, honouring its DeletionPolicy. */
+/** Removes what the deploy created under a logical id, as the removal-policy rule decides for a rolled-back create. */
 async function deleteCurrent(
   ctx: RevertContext,
   logicalId: string,
@@ -280,34 +276,17 @@ async function deleteCurrent(
   result: RevertResult,
   why: string,
 ): Promise<void> {
-  if (record.deletionPolicy === 'Snapshot') {
-    // Never silently deleted: cdkd cannot take the final snapshot here.
-    throw new CdkdError(
-      `${logicalId} (${record.resourceType}) has DeletionPolicy Snapshot, and cdkd cannot take its final snapshot; it is left in place and in state.`,
-      {
-        code: 'DELETE_SKIPPED',
-        remedy: `Snapshot and delete ${record.physicalId} by hand, or change its removal policy, then re-run cdkd rollback.`,
-      },
-    );
-  }
-  if (KEEP_ON_DELETE.has(record.deletionPolicy)) {
-    ctx.session.outcome(undefined, [{ op: 'remove', logicalId }]);
-    emitResourceEvent(ctx.ioHost, {
-      stackName: ctx.session.stackName,
-      logicalId,
-      resourceType: record.resourceType,
-      physicalId: record.physicalId,
-      action: 'RETAIN',
-      status: 'succeeded',
-      reason: 'DeletionPolicy Retain: kept in AWS, removed from state',
-    });
-    result.reverted.push(
-      `${logicalId}: ${record.physicalId} kept (DeletionPolicy Retain), removed from state`,
-    );
-    return;
-  }
-  await ctx.ops.delete({ logicalId, record, reason: `rollback: ${why}` });
-  result.reverted.push(`${logicalId}: deleted ${record.physicalId} (${why})`);
+  const decision = await ctx.ops.remove({
+    logicalId,
+    record,
+    cause: 'rolled-back-create',
+    reason: `rollback: ${why}`,
+  });
+  result.reverted.push(
+    decision.action === 'retain'
+      ? `${logicalId}: ${record.physicalId} kept (${decision.reason})`
+      : `${logicalId}: deleted ${record.physicalId} (${why})`,
+  );
 }
 
 /** Creates a resource again from a pre-deploy record. */

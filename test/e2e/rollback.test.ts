@@ -163,28 +163,37 @@ describe('rollback of a failed deploy', () => {
     return { child, exited, reached, stderr: () => stderr };
   };
 
-  it.each([
+  it.each<['SIGINT' | 'SIGKILL', string]>([
     ['SIGINT', 'Ctrl-C'],
     ['SIGKILL', 'kill -9'],
-  ] as const)(
+  ])(
     'after %s (%s) during a deploy, cdkd rollback returns the stack to its pre-deploy state',
     async (signal) => {
       const stack = `E2eRollback${signal}`;
       expectExit(await deploy(stack, 'third=false', 'parameter=false'));
       const before = await snapshot(stack);
-      // The log group waits for the parameter, and its create is slowed so that the signal, sent on
-      // the parameter's "created" event, lands while it is in flight.
-      await h.emulator.control.setLatency([{ service: 'logs', operation: 'CreateLogGroup', ms: 10_000 }]);
-      const run = deployUntil(stack, /created Parameter/, ['variant=v2']);
+      // The parameter's create (Cloud Control) is slowed so that the signal, sent on its "creating"
+      // event, lands while it is in flight: the queue is updated, the log group (after the
+      // parameter) never starts.
+      await h.emulator.control.setLatency([
+        { service: 'cloudcontrol', operation: 'CreateResource', ms: 10_000 },
+      ]);
+      await h.emulator.control.clearRequests();
+      const run = deployUntil(stack, /creating Parameter/, ['variant=v2']);
       await run.reached;
+      // Its intent is durable once the request reaches the emulator (counted before the latency).
+      while (!((await h.emulator.control.requests()).byOperation['cloudcontrol:CreateResource'] >= 1))
+        await new Promise((r) => setTimeout(r, 50));
       run.child.kill(signal);
       const code = await run.exited;
       expect(code).not.toBe(0);
       if (signal === 'SIGINT') expect(run.stderr()).toMatch(/cdkd rollback/);
       else {
-        // The killed process's create still lands in the emulator: wait for it, so the rollback sees it.
-        while (!(await h.appInventory()).some((r) => r.type === 'AWS::Logs::LogGroup'))
+        // The killed process's create still lands in the emulator: wait for it, so the rollback
+        // finds what it made; then the lock the killed process held is removed, as its message says.
+        while (!(await h.appInventory()).some((r) => r.type === 'AWS::SSM::Parameter'))
           await new Promise((r) => setTimeout(r, 200));
+        expectExit(await h.cdkd(['force-unlock', stack, '--force']));
       }
       await h.emulator.control.clearLatency();
       expect(await h.stateObjectExists(journalKey(stack))).toBe(true);
@@ -193,7 +202,6 @@ describe('rollback of a failed deploy', () => {
       expectExit(rollback);
       expect(await snapshot(stack)).toEqual(before);
       expect(await h.stateObjectExists(journalKey(stack))).toBe(false);
-      if (signal === 'SIGKILL') await h.cdkd(['force-unlock', stack]);
       expectExit(await h.cdkd(['destroy', '--force', '-o', out, '-c', `stackName=${stack}`], { cwd: APP }));
     },
   );
