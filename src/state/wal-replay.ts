@@ -52,10 +52,17 @@ export async function replaySegments(
 }
 
 /** An outcome record of a segment, seen before it is applied (the builder still shows the state before it). */
-export type OutcomeObserver = (record: Extract<WalRecord, { t: 'outcome' }>, builder: StackStateBuilder) => void;
+export type OutcomeObserver = (
+  record: Extract<WalRecord, { t: 'outcome' }>,
+  builder: StackStateBuilder,
+) => void;
 
 /** Applies one segment's records (`observe`: each outcome, just before it is applied). */
-export function applySegment(builder: StackStateBuilder, segment: WalSegment, observe?: OutcomeObserver): void {
+export function applySegment(
+  builder: StackStateBuilder,
+  segment: WalSegment,
+  observe?: OutcomeObserver,
+): void {
   for (const record of segment.records) {
     switch (record.t) {
       case 'intent':
