@@ -280,6 +280,29 @@ export interface ResourceProvider {
 
   /** Find an existing resource and adopt it. `null` when there is none. */
   import?(input: ResourceImportInput): Promise<ResourceImportResult | null>;
+
+  /**
+   * Take the final snapshot of a resource whose `DeletionPolicy` (or, for the
+   * original of a replacement, `UpdateReplacePolicy`) is `Snapshot`. cdkd calls it
+   * only for types whose registration sets {@link ProviderRegistration.canSnapshot},
+   * right before {@link delete}, and deletes only after it returned; a throw stops
+   * the delete and the resource stays in state. It may be called again for the same
+   * resource (a re-run after an interrupt): name snapshots so a second call does not
+   * fail on the first one's, e.g. from `context.idempotencyToken`. Since 1.2.
+   */
+  snapshot?(
+    logicalId: string,
+    physicalId: string,
+    resourceType: string,
+    properties: Record<string, unknown>,
+    context: DeleteContext,
+  ): Promise<ResourceSnapshotResult>;
+}
+
+/** Result of {@link ResourceProvider.snapshot}. Since 1.2. */
+export interface ResourceSnapshotResult {
+  /** The snapshot's id or ARN, reported to the user so they can find it. */
+  snapshotId: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -503,6 +526,14 @@ export interface ProviderRegistration {
    * Since 1.1.
    */
   physicalIdIsPrimaryIdentifier?: boolean;
+  /**
+   * True when the provider can take the final snapshot of this type
+   * ({@link ResourceProvider.snapshot}), so cdkd honours `DeletionPolicy: Snapshot`
+   * and `UpdateReplacePolicy: Snapshot` by snapshotting before the delete. Default
+   * false: cdkd refuses to delete such a resource (it is never deleted without its
+   * snapshot). Since 1.2; older cdkd versions ignore it.
+   */
+  canSnapshot?: boolean;
   /** Called once per region with cdkd's run-time context. */
   createProvider(ctx: ProviderContext): ResourceProvider;
 }

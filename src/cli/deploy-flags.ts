@@ -43,6 +43,12 @@ export const deployFlags = {
     char: 'r',
     description: 'IAM role to assume for every AWS call of the deploy (state, assets, resources)',
   }),
+  'no-rollback': Flags.boolean({
+    char: 'R',
+    description:
+      "Keep a failed deploy's partial state instead of reverting it (the default reverts what the deploy did, as CloudFormation does); the rollback journal it leaves lets cdkd rollback revert it later",
+    default: false,
+  }),
   'require-approval': Flags.string({
     description:
       'Which changes need approval before a stack deploys: never, any-change (every change), broadening (default: added or widened IAM permissions, resource policies, security-group rules). Asked on a terminal; refused without one unless approved by this flag or --yes',
@@ -57,6 +63,7 @@ export function deployConfigFlags(flags: {
   tags?: string[];
   'role-arn'?: string;
   'require-approval'?: string;
+  'no-rollback'?: boolean;
 }): ConfigFlags {
   return {
     concurrency: flags.concurrency,
@@ -64,5 +71,6 @@ export function deployConfigFlags(flags: {
     tags: flags.tags,
     roleArn: flags['role-arn'],
     requireApproval: flags['require-approval'],
+    ...(flags['no-rollback'] ? { rollback: false } : {}),
   };
 }

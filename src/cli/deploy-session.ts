@@ -49,6 +49,7 @@ export function deployInSession(
     signal: session.signal,
     cancelSignal: session.cancelSignal,
     tags: session.config.tags,
+    rollback: session.config.rollback,
     ...options,
   });
 }

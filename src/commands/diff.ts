@@ -73,6 +73,7 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
         parameters,
         tags: config.tags,
         canProvision: (type) => canProvisionType(type, packs.registry),
+        canSnapshot: (record) => packs.registry.canSnapshot(record.resourceType, record),
         ioHost,
       });
     } finally {

@@ -42,6 +42,8 @@ export interface ConfigFlags {
   strictPacks?: boolean;
   /** `--cloud-control-only`: every resource goes to Cloud Control, whatever packs are installed. */
   cloudControlOnly?: boolean;
+  /** `--no-rollback` (`-R`): false keeps a failed deploy's partial state and journal. */
+  rollback?: boolean;
 }
 
 /** The shape accepted in a cdkd config file (and under `context.cdkd` in cdk.json). */
@@ -136,6 +138,8 @@ export interface CdkdConfig {
   packHookTimeoutSeconds: number;
   /** Send every resource to Cloud Control, whatever packs are installed (`--cloud-control-only`; flag only). */
   cloudControlOnly: boolean;
+  /** Revert a failed deploy automatically (the CloudFormation default; `--no-rollback` turns it off; flag only). */
+  rollback: boolean;
   /** Path of the cdkd config file that was loaded, if any. */
   configFile?: string;
   /** Where each resolved setting came from. */
@@ -597,6 +601,7 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     strictPacks: withDefault('strictPacks', strictPacks),
     packHookTimeoutSeconds: withDefault('packHookTimeoutSeconds', packHookTimeoutSeconds),
     cloudControlOnly: flags.cloudControlOnly ?? false,
+    rollback: flags.rollback ?? true,
     configFile,
     sources,
   };

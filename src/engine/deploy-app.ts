@@ -49,6 +49,8 @@ export interface DeployAppOptions {
   tags?: Record<string, string>;
   /** `--force`: re-apply every resource, changed or not. */
   force?: boolean;
+  /** False (`--no-rollback`): a failed stack keeps its partial state and journal. Default true. */
+  rollback?: boolean;
   /**
    * Asked before a stack with changes is locked or changed (`--require-approval`);
    * throwing refuses that stack (its dependents are skipped, other stacks go on).
@@ -203,6 +205,7 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployAppRes
           signal: options.signal,
           cancelSignal: options.cancelSignal,
           force: options.force,
+          rollback: options.rollback,
           beforeChanges: options.approve ? (plan, state) => options.approve!(stack, plan, state) : undefined,
         },
       );

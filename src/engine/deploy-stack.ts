@@ -19,12 +19,14 @@ import { buildResourceGraph } from '../graph/template-graph';
 import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
 import { withSecretChanges } from '../plan/secret-digest';
+import { decideRemoval } from '../plan/removal-policy';
+import { assertLeavesResources } from './preflight';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StackLock } from '../state/lock-manager';
 import type { ParentLink } from '../state/state-builder';
 import type { StateStore } from '../state/state-store';
-import type { PolicyAttribute, ResourceState, StackState } from '../state/types';
+import type { ResourceState, StackState } from '../state/types';
 import { holdsSecretInClear } from '../state/redact-state';
 import { STATE_SCHEMA_VERSION } from '../state/types';
 import { hasUnsettledWork, readStackStateView, viewState } from '../state/wal-replay';
@@ -33,11 +35,12 @@ import type { ResourceSchemaLookup } from '../template/environment';
 import { redactSecrets } from '../template/redaction';
 import { TemplateResolver } from '../template/resolver';
 import type { CfnTemplate } from '../template/types';
-import { CdkdError } from '../util/errors';
+import { CdkdError, formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { jsonEqual } from '../util/json-patch';
 import { StateCrossStackResolver } from './cross-stack';
+import { DeployJournal } from './deploy-journal';
 import { buildEntryDeletionGraph } from './deletion-graph';
 import type { DeletionEntry } from './deletion-graph';
 import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
@@ -47,6 +50,7 @@ import type { ResourceProvisioner } from './provisioner';
 import { ResourceOperations } from './resource-operations';
 import type { RecordBase } from './resource-operations';
 import { stackResolverEnv } from './resolver-env';
+import { revertSegment } from './revert-operations';
 import type { StackResolverEnv } from './resolver-env';
 import { settlePendingIntents } from './settle';
 import { StackSession } from './stack-session';
@@ -72,6 +76,8 @@ export interface DeployStackOptions {
   ioHost: IoHost;
   /** Cap on resource operations in flight (`--concurrency`); undefined: the provisioner's adaptive limits alone. */
   concurrency?: number;
+  /** False (`--no-rollback`): a failed deploy keeps its partial state and journal. Default true. */
+  rollback?: boolean;
   /** Stops starting new operations (the first Ctrl-C). */
   signal?: AbortSignal;
   /** Cancels operations in flight (a second Ctrl-C). */
@@ -109,6 +115,16 @@ export interface DeployStackResult {
    */
   leftOver: Array<{ logicalId: string; resourceType: string; physicalId: string; deposed?: boolean }>;
   /** State writes: in all, and split into write-ahead log segments and folds into state.json. */
+  /** The automatic rollback of a failed deploy, when one ran. */
+  rollback?: {
+    /** Every completed operation was reverted. */
+    clean: boolean;
+    reverted: string[];
+    failed: Array<{ logicalId: string; error: unknown }>;
+    warnings: string[];
+  };
+  /** A rollback journal was left for `cdkd rollback`. */
+  journalKept?: boolean;
   stateWrites: {
     writes: number;
     bytes: number;
@@ -117,8 +133,6 @@ export interface DeployStackResult {
   };
   elapsedMs: number;
 }
-
-const RETAIN_POLICIES = new Set<PolicyAttribute | undefined>(['Retain', 'RetainExceptOnCreate']);
 
 function schemaLookup(schemas: SchemaStore): ResourceSchemaLookup {
   return { has: (t) => schemas.has(t), get: (t) => schemas.get(t) };
@@ -179,9 +193,11 @@ export async function deployStack(
   const detach = lendToNestedStacks(session, options, input.replacements ?? []);
   let failure: unknown;
   let end: Parameters<StackSession['close']>[0] = { state: run.progressMode() };
+  const journal = new DeployJournal(options.store.journals, session, run.logger, !session.initial);
   try {
     const ops = run.operations(session);
     await settlePendingIntents(session, ops, { concurrency: options.concurrency, logger: run.logger });
+    await journal.start();
     const execution = await run.execute(session, ops);
     if (execution.ok) {
       const cleanup = await run.cleanUp(session, ops);
@@ -189,10 +205,20 @@ export async function deployStack(
       end = { state: { kind: 'final', final } };
       run.result.ok = cleanup.ok;
       run.result.interrupted = cleanup.aborted;
+      await journal.remove();
+    } else if (execution.aborted || options.rollback === false) {
+      run.result.journalKept = await journal.record(
+        execution.aborted ? 'interrupted' : 'no-rollback-failure',
+      );
+    } else {
+      end = await run.rollBack(session, ops, journal);
     }
   } catch (err) {
     failure = err;
     end = { state: run.progressMode() };
+    await journal
+      .record('interrupted')
+      .catch((e: unknown) => run.logger.error(`Could not write the rollback journal: ${formatError(e)}`));
   }
   detach();
   const closed = await session.close(end);
@@ -318,8 +344,11 @@ class DeployRun {
       resolverEnv: this.env,
       force: this.options.force,
       resolveSecrets: this.withSecrets,
+      canSnapshot: (record) => provisioner.canSnapshot(record),
     });
+    assertLeavesResources(preview);
     provisioner.assertProvisionable(preview, state?.resources ?? {});
+    provisioner.assertPropertiesValid(preview);
     const before = view.record;
     if (
       !preview.hasChanges &&
@@ -509,7 +538,16 @@ class DeployRun {
     }
 
     const replacing = change.action === 'REPLACE' ? record : undefined;
-    const retain = RETAIN_POLICIES.has(resolved.updateReplacePolicy);
+    const retain =
+      replacing !== undefined &&
+      decideRemoval(
+        {
+          logicalId,
+          resourceType: replacing.resourceType,
+          updateReplacePolicy: resolved.updateReplacePolicy,
+        },
+        'replaced',
+      ).action === 'retain';
     this.pending.add(logicalId);
     const create = (replaces?: ResourceState) =>
       ops.create({
@@ -582,6 +620,59 @@ class DeployRun {
       await ops.delete({ logicalId, record: replacing, reason: 'frees the name for its replacement' });
   }
 
+  // -------------------------------------------------------------- roll back
+
+  /**
+   * The automatic rollback of a failed deploy: the journal is written first (so
+   * a rollback that dies partway is resumable), then this deploy's operations
+   * are reverted, newest first. Returns how the session closes.
+   */
+  async rollBack(
+    session: StackSession,
+    ops: ResourceOperations,
+    journal: DeployJournal,
+  ): Promise<Parameters<StackSession['close']>[0]> {
+    await journal.record('auto-rollback-started');
+    const segment = journal.segment('auto-rollback-started');
+    this.logger.info(
+      `${this.input.stackName}: the deploy failed; rolling back ${segment.operations.length} operation(s).`,
+    );
+    const reverted = await revertSegment(
+      {
+        session,
+        ops,
+        provisioner: this.options.provisioner,
+        ioHost: this.options.ioHost,
+        logger: this.logger,
+      },
+      segment,
+    );
+    const clean = reverted.failed.length === 0;
+    this.result.rollback = {
+      clean,
+      reverted: reverted.reverted,
+      failed: reverted.failed,
+      warnings: reverted.warnings,
+    };
+    for (const w of reverted.warnings) this.logger.warn(`Rollback: ${w}`);
+    if (!clean) {
+      this.result.journalKept = true;
+      return { state: this.progressMode() };
+    }
+    await journal.settle(reverted.remainingFailed);
+    this.result.journalKept = reverted.remainingFailed.length > 0;
+    const builder = session.builder;
+    // A stack's first deploy, reverted cleanly, leaves no record, as before it.
+    if (
+      segment.initialDeploy &&
+      Object.keys(builder.resourceRecords()).length === 0 &&
+      builder.deposed().length === 0 &&
+      builder.pendingIntents().length === 0
+    )
+      return { delete: true };
+    return { state: this.progressMode() };
+  }
+
   // --------------------------------------------------------------- clean up
 
   /** Deletes what the template no longer has and the deposed records, dependents first. */
@@ -600,25 +691,14 @@ class DeployRun {
       run: async (id) => {
         const entry = byId.get(id)!;
         const { logicalId, record } = entry;
-        if (!entry.deposedKey && RETAIN_POLICIES.has(record.deletionPolicy)) {
-          session.outcome(undefined, [{ op: 'remove', logicalId }]);
-          this.summary.retained++;
-          this.emit({
-            logicalId,
-            resourceType: record.resourceType,
-            action: 'RETAIN',
-            status: 'succeeded',
-            physicalId: record.physicalId,
-            reason: `DeletionPolicy ${record.deletionPolicy}: kept in AWS, removed from state`,
-          });
-          return;
-        }
-        await ops.delete({
+        const decision = await ops.remove({
           logicalId,
           record,
+          cause: 'removed',
           ...(entry.deposedKey ? { deposedKey: entry.deposedKey, reason: deposedReason(entry) } : {}),
         });
-        if (!entry.deposedKey) this.summary.deleted++;
+        if (decision.action === 'retain') this.summary.retained++;
+        else if (!entry.deposedKey) this.summary.deleted++;
       },
     });
     for (const f of deletion.failed) this.result.failed.push({ logicalId: f.id, error: f.error });
@@ -665,9 +745,17 @@ class DeployRun {
           `Kept in state for deletion by the next successful deploy (or by destroy): ${deposed.map((l) => `${l.logicalId} (${l.resourceType}) ${l.physicalId}`).join(', ')}.`,
         );
       }
+      const rollback = this.result.rollback;
+      const after = rollback
+        ? rollback.clean
+          ? `; rolled back (${rollback.reverted.length} operation(s) reverted)`
+          : `; the rollback did not finish (${rollback.failed.length} operation(s) not reverted): run cdkd rollback ${stackName}`
+        : this.result.journalKept === false
+          ? '; finished resources are saved in state'
+          : `; finished resources are saved in state (cdkd rollback ${stackName} reverts them)`;
       this.emitStack(
         'failed',
-        `${stackName}: deploy ${this.result.interrupted ? 'interrupted' : 'failed'} (${describeSummary(this.summary)})${firstFailure(this.result.failed)}; finished resources are saved in state`,
+        `${stackName}: deploy ${this.result.interrupted ? 'interrupted' : 'failed'} (${describeSummary(this.summary)})${firstFailure(this.result.failed)}${after}`,
         { summary: this.summary, elapsedMs: this.result.elapsedMs },
       );
       return;

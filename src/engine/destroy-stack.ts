@@ -13,14 +13,14 @@ import type { StackLock } from '../state/lock-manager';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute } from '../state/types';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
-import { CdkdError } from '../util/errors';
+import { CdkdError, formatError } from '../util/errors';
 import type { IoHost } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import type { AwsClientFactory } from '../config/aws-clients';
 import { findImportingConsumers } from './cross-stack';
 import { buildEntryDeletionGraph } from './deletion-graph';
 import type { DeletionEntry } from './deletion-graph';
-import { emitResourceEvent, emitStackEvent, emptySummary } from './events';
+import { emitStackEvent, emptySummary } from './events';
 import type { StackSummary } from './events';
 import type { ResourceProvisioner } from './provisioner';
 import { ResourceOperations } from './resource-operations';
@@ -147,10 +147,14 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
       withSecrets: async (p) => (await resolveDynamicReferencesIn(p, readers)) as Record<string, unknown>,
     });
     // Refused before anything changes: every record (and deposed one) has a provider that may delete it.
-    provisioner.assertDeletable(stackName, {
-      ...builder.resourceRecords(),
-      ...Object.fromEntries(builder.deposed().map((d) => [`${d.logicalId} (deposed ${d.key})`, d])),
-    });
+    provisioner.assertDeletable(
+      stackName,
+      {
+        ...builder.resourceRecords(),
+        ...Object.fromEntries(builder.deposed().map((d) => [`${d.logicalId} (deposed ${d.key})`, d])),
+      },
+      options.templateDeletionPolicies,
+    );
     await settlePendingIntents(session, ops, { concurrency: options.concurrency, logger });
 
     const entries: DeletionEntry[] = [
@@ -173,47 +177,30 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
       stopOnFailure: false,
       run: async (id) => {
         const { logicalId, record, deposedKey } = byId.get(id)!;
-        const policy = deposedKey
-          ? undefined
-          : (record.deletionPolicy ?? options.templateDeletionPolicies?.[logicalId]);
-        if (policy === 'Retain' || policy === 'RetainExceptOnCreate') {
-          emitResourceEvent(ioHost, {
-            stackName,
-            logicalId,
-            resourceType: record.resourceType,
-            physicalId: record.physicalId,
-            action: 'RETAIN',
-            status: 'succeeded',
-            reason: `DeletionPolicy ${policy}`,
-          });
-          result.retained.push(logicalId);
-          summary.retained++;
-          return;
-        }
-        if (policy === 'Snapshot') {
-          const reason = `DeletionPolicy Snapshot: cdkd cannot take the final snapshot of ${record.resourceType}; set its removal policy to DESTROY or RETAIN, or delete it by hand, then re-run`;
-          emitResourceEvent(ioHost, {
-            stackName,
-            logicalId,
-            resourceType: record.resourceType,
-            physicalId: record.physicalId,
-            action: 'DELETE',
-            status: 'skipped',
-            reason,
-          });
-          result.skipped.push({ logicalId, reason });
-          summary.skipped++;
-          throw new CdkdError(reason, { code: 'DELETE_SKIPPED' });
-        }
+        let decision;
         try {
-          await ops.delete({ logicalId, record, ...(deposedKey ? { deposedKey, reason: 'deposed' } : {}) });
+          decision = await ops.remove({
+            logicalId,
+            record,
+            cause: 'destroyed',
+            ...(deposedKey ? { deposedKey, reason: 'deposed' } : {}),
+            ...(options.templateDeletionPolicies?.[logicalId] && !deposedKey
+              ? { fallbackDeletionPolicy: options.templateDeletionPolicies[logicalId] }
+              : {}),
+          });
         } catch (err) {
-          if ((err as CdkdError).code === 'DELETE_SKIPPED') {
+          const code = (err as CdkdError).code;
+          if (code === 'DELETE_SKIPPED' || code === 'REMOVAL_REFUSED') {
             const reason = (err as Error).message;
             result.skipped.push({ logicalId, reason });
             summary.skipped++;
           }
           throw err;
+        }
+        if (decision.action === 'retain') {
+          result.retained.push(logicalId);
+          summary.retained++;
+          return;
         }
         result.deleted.push(logicalId);
         summary.deleted++;
@@ -221,7 +208,8 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     });
 
     for (const f of execution.failed) {
-      if ((f.error as CdkdError)?.code !== 'DELETE_SKIPPED') {
+      const code = (f.error as CdkdError)?.code;
+      if (code !== 'DELETE_SKIPPED' && code !== 'REMOVAL_REFUSED') {
         result.failed.push({ logicalId: byId.get(f.id)?.logicalId ?? f.id, error: f.error });
         summary.failed++;
       }
@@ -234,6 +222,12 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     if (everythingGone && !execution.aborted && result.failed.length === 0 && result.skipped.length === 0) {
       end = { delete: true };
       result.complete = true;
+      // The journal goes with the record (its failed creates are deposed records, deleted above).
+      await store.journals
+        .remove(stackName, region)
+        .catch((err: unknown) =>
+          logger.warn(`Could not remove the rollback journal of ${stackName}: ${formatError(err)}`),
+        );
     }
   } catch (err) {
     failure = err;

@@ -11,6 +11,7 @@ import type { SecurityChanges } from '../plan/security-changes';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StateStore } from '../state/state-store';
+import type { ResourceState } from '../state/types';
 import { readStackStateView, viewState } from '../state/wal-replay';
 import type { SynthesizedStack } from '../synth/cloud-assembly';
 import { parameterValuesForStack } from '../template/parameters';
@@ -32,6 +33,8 @@ export interface DiffAppOptions {
   tags?: Record<string, string>;
   /** True when an installed pack or a Cloud Control schema can provision the type. */
   canProvision: (resourceType: string) => boolean;
+  /** Whether an installed pack can snapshot a record (`DeletionPolicy: Snapshot`); default no. */
+  canSnapshot?: (record: ResourceState) => boolean;
   ioHost: IoHost;
 }
 
@@ -71,6 +74,7 @@ export async function diffApp(options: DiffAppOptions): Promise<StackDiff[]> {
         parameterValues: parameterValuesForStack(options.parameters ?? [], stack.stackName, template),
         crossStack: new StateCrossStackResolver(store, factory),
       }),
+      ...(options.canSnapshot ? { canSnapshot: options.canSnapshot } : {}),
     });
     diffs.push({
       plan,

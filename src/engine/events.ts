@@ -56,7 +56,7 @@ export function emptySummary(): StackSummary {
 export interface StackEvent {
   stackName: string;
   region: string;
-  operation: 'deploy' | 'destroy';
+  operation: 'deploy' | 'destroy' | 'rollback';
   phase: StackPhase;
   /** Number of resources with work to do, once planned. */
   total?: number;

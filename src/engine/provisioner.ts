@@ -25,6 +25,7 @@ import type {
   ResourceCreateResult,
   ResourceDeleteResult,
   ResourceProvider,
+  ResourceSnapshotResult,
   ResourceUpdateResult,
   UpdateContext,
 } from '../plugin-api';
@@ -40,8 +41,9 @@ import type { ProvisioningRoutes } from './route-tally';
 import type { ProviderRegistry, RecordedProvenance, RouteDecision } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StackPlan } from '../plan/types';
-import type { ProvisionedBy, ResourceState } from '../state/types';
-import { containsUnknown } from '../template/unknown';
+import { describeViolation, propertyViolations } from '../plan/property-validation';
+import type { DeposedResource, PolicyAttribute, ProvisionedBy, ResourceState } from '../state/types';
+import { decideRemoval, deposedRemovalCause, removalSubject } from '../plan/removal-policy';
 import { AdaptiveConcurrency } from '../util/adaptive-concurrency';
 import type { AdaptiveConcurrencyOptions, OperationPool, PoolStats } from '../util/adaptive-concurrency';
 import type { ConcurrencyGate } from '../util/concurrency';
@@ -89,7 +91,7 @@ export interface RoutedProvider {
   provenance: Provenance;
 }
 
-export type Operation = 'create' | 'update' | 'delete' | 'read';
+export type Operation = 'create' | 'update' | 'delete' | 'read' | 'snapshot';
 
 /** What a run's resource operations cost, for reports and benchmarks. */
 export interface ProvisioningStats {
@@ -250,11 +252,12 @@ export class ResourceProvisioner {
    * Refuses, before anything is locked or changed, a plan with an operation no
    * provider may take: a type nothing can provision (custom resources, nested
    * stacks, a misspelt or org-internal type without its pack), a route that
-   * would lose track of a resource, or an org-internal resource its schema
-   * rejects. Names every one, with the remedy.
+   * would lose track of a resource, or a removal its policy forbids (`Snapshot`
+   * nobody can take). Names every one, with the remedy. Properties are checked
+   * by {@link assertPropertiesValid}.
    */
   assertProvisionable(plan: StackPlan, recorded: Readonly<Record<string, ResourceState>>): void {
-    const { registry, schemas } = this.options;
+    const { registry } = this.options;
     const problems: string[] = [];
     const remedies = new Set<string>();
     const refuse = (logicalId: string, type: string, why: string, remedy: string) => {
@@ -269,8 +272,30 @@ export class ResourceProvisioner {
       if (r.resourceType === NESTED_STACK_TYPE && (!record || record.resourceType === NESTED_STACK_TYPE))
         continue;
       if (r.action === 'DELETE' || r.action === 'REPLACE') {
+        // The record leaving (removed, or the original of the replacement), by the removal rule.
+        const removal = record
+          ? decideRemoval(
+              r.action === 'DELETE'
+                ? removalSubject(r.logicalId, record)
+                : {
+                    logicalId: r.logicalId,
+                    resourceType: record.resourceType,
+                    ...(r.desired?.updateReplacePolicy
+                      ? { updateReplacePolicy: r.desired.updateReplacePolicy }
+                      : {}),
+                  },
+              r.action === 'DELETE' ? 'removed' : 'replaced',
+              { canSnapshot: this.canSnapshot(record) },
+            )
+          : undefined;
+        if (removal?.action === 'refuse') {
+          problems.push(removal.reason);
+          remedies.add(removal.remedy!);
+        }
         const old =
-          record && !r.retain && record.resourceType !== NESTED_STACK_TYPE
+          record &&
+          (removal?.action === 'delete' || removal?.action === 'snapshot') &&
+          record.resourceType !== NESTED_STACK_TYPE
             ? registry.providerForDelete(record.resourceType, record)
             : undefined;
         if (old?.route === 'refused')
@@ -289,18 +314,6 @@ export class ResourceProvisioner {
         r.action === 'UPDATE' ? record : undefined,
       );
       if (decision.route === 'refused') refuse(r.logicalId, r.resourceType, decision.reason, decision.remedy);
-      // Nothing else checks an org-internal resource before its pack gets it: validate it against the pack's schema.
-      if (schemas.isPackType(r.resourceType) && !containsUnknown(properties)) {
-        const violations = schemas.validate(r.resourceType, properties);
-        if (violations.length > 0) {
-          refuse(
-            r.logicalId,
-            r.resourceType,
-            violations.map((v) => v.message).join('; '),
-            `Fix the resource's properties against the ${r.resourceType} schema of ${registry.registrationFor(r.resourceType)?.packName ?? 'its pack'}.`,
-          );
-        }
-      }
     }
     if (problems.length === 0) return;
     throw new CdkdError(
@@ -312,13 +325,59 @@ export class ResourceProvisioner {
     );
   }
 
-  /** The same check before a destroy: every recorded resource has a provider that may delete it. */
-  assertDeletable(stackName: string, recorded: Readonly<Record<string, ResourceState>>): void {
+  /**
+   * Refuses, before anything is locked or changed, a plan whose resources break
+   * their schema where their properties are known before the deploy (see
+   * `src/plan/property-validation.ts`), naming every violation.
+   */
+  assertPropertiesValid(plan: StackPlan): void {
+    const violations = propertyViolations(plan, this.options.schemas);
+    if (violations.length === 0) return;
+    const packs = new Set<string>();
+    for (const v of violations) {
+      if (this.options.schemas.isPackType(v.resourceType))
+        packs.add(
+          `the ${v.resourceType} schema of ${this.options.registry.registrationFor(v.resourceType)?.packName ?? 'its pack'}`,
+        );
+    }
+    throw new CdkdError(
+      `${plan.stackName} cannot be deployed: ${violations.length} resource propert${violations.length === 1 ? 'y breaks' : 'ies break'} ${violations.length === 1 ? 'its' : 'their'} schema. Nothing was changed.\n${violations.map((v) => `  - ${describeViolation(v)}`).join('\n')}`,
+      {
+        code: 'TEMPLATE_PROPERTIES_INVALID',
+        remedy: `Fix the properties in the app${packs.size > 0 ? ` (against ${[...packs].join(', ')})` : ''}, then re-run.`,
+        details: violations,
+      },
+    );
+  }
+
+  /**
+   * The same check before a destroy: every recorded resource the removal rule
+   * deletes has a provider that may delete it, and one under `Snapshot` has a
+   * provider that can take the snapshot. `fallbackPolicies`: the template's
+   * DeletionPolicy for records that carry none (pre-v5).
+   */
+  assertDeletable(
+    stackName: string,
+    recorded: Readonly<Record<string, ResourceState | DeposedResource>>,
+    fallbackPolicies: Readonly<Record<string, PolicyAttribute | undefined>> = {},
+  ): void {
     const problems: string[] = [];
     const remedies = new Set<string>();
     for (const [logicalId, record] of Object.entries(recorded)) {
-      if (record.deletionPolicy === 'Retain' || record.deletionPolicy === 'RetainExceptOnCreate') continue;
       if (record.resourceType === NESTED_STACK_TYPE) continue;
+      const deposed = 'reason' in record && record.reason !== undefined;
+      const subject = removalSubject(logicalId, record);
+      if (!deposed && !subject.deletionPolicy && fallbackPolicies[logicalId])
+        subject.deletionPolicy = fallbackPolicies[logicalId];
+      const removal = decideRemoval(subject, deposed ? deposedRemovalCause(record.reason) : 'destroyed', {
+        canSnapshot: this.canSnapshot(record),
+      });
+      if (removal.action === 'retain') continue;
+      if (removal.action === 'refuse') {
+        problems.push(removal.reason);
+        remedies.add(removal.remedy!);
+        continue;
+      }
       const decision = this.options.registry.providerForDelete(record.resourceType, record);
       if (decision.route !== 'refused') continue;
       problems.push(`${logicalId} (${record.resourceType}): ${decision.reason}`);
@@ -430,6 +489,46 @@ export class ResourceProvisioner {
   ): Promise<void | ResourceDeleteResult> {
     return this.run('delete', logicalId, record.resourceType, record.physicalId, call, (context) =>
       routed.provider.delete(logicalId, record.physicalId, record.resourceType, record.properties, context),
+    );
+  }
+
+  /**
+   * True when the provider that would delete this recorded resource can take
+   * its final snapshot first: an installed pack registering `canSnapshot` for the
+   * type (Cloud Control cannot).
+   */
+  canSnapshot(record: RecordedProvenance & { resourceType: string }): boolean {
+    return this.options.registry.canSnapshot(record.resourceType, record);
+  }
+
+  /** The final snapshot before a delete (`DeletionPolicy: Snapshot`), through the provider that will delete it. */
+  snapshot(
+    routed: RoutedProvider,
+    logicalId: string,
+    record: ResourceState,
+    call: CallOptions<DeleteContext>,
+  ): Promise<ResourceSnapshotResult> {
+    const take = routed.provider.snapshot;
+    if (routed.decision.route !== 'sdk' || !routed.decision.registration.canSnapshot || !take) {
+      return Promise.reject(
+        new ProvisioningError(
+          `${logicalId} (${record.resourceType}) needs a final snapshot, and its provider cannot take one; it is not deleted.`,
+          {
+            code: 'SNAPSHOT_UNSUPPORTED',
+            remedy: `Set its removal policy to RETAIN or DESTROY in the app and deploy, or install a provider pack that can snapshot ${record.resourceType}, then re-run.`,
+          },
+        ),
+      );
+    }
+    return this.run('snapshot', logicalId, record.resourceType, record.physicalId, call, (context) =>
+      take.call(
+        routed.provider,
+        logicalId,
+        record.physicalId,
+        record.resourceType,
+        record.properties ?? {},
+        context,
+      ),
     );
   }
 

@@ -19,9 +19,11 @@ import { holdsSecret, secretDigestOf } from '../plan/secret-digest';
 import { buildCreateContext } from '../provisioning/create-context';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { RequestTokenSink } from '../provisioning/cloud-control-provider';
-import type { DeposedResource, IntentRecord, ResourceState } from '../state/types';
+import type { DeposedResource, IntentRecord, PolicyAttribute, ResourceState } from '../state/types';
 import { maskSecretReferencesIn } from '../template/dynamic-references';
 import { SECRET_MASK, maskedPaths, redactSecrets, registerSecret } from '../template/redaction';
+import { decideRemoval, deposedRemovalCause, removalSubject } from '../plan/removal-policy';
+import type { RemovalCause, RemovalDecision } from '../plan/removal-policy';
 import { CdkdError, formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
 import { emitResourceEvent } from './events';
@@ -130,6 +132,21 @@ export interface DeleteInput {
   deposedKey?: string;
   action?: ResourceAction;
   reason?: string;
+  /** The removal rule said `snapshot`: the provider takes the final snapshot before the delete. */
+  snapshot?: boolean;
+}
+
+export interface RemoveInput {
+  logicalId: string;
+  /** The state record (or deposed record) leaving the stack. */
+  record: ResourceState | DeposedResource;
+  /** A deposed record: its key (its cause comes from its `reason`). */
+  deposedKey?: string;
+  /** Why it leaves: decides which policy applies and how (see `decideRemoval`). */
+  cause: RemovalCause;
+  /** The DeletionPolicy to use when the record carries none (a pre-v5 record, from the template). */
+  fallbackDeletionPolicy?: PolicyAttribute;
+  reason?: string;
 }
 
 export class ResourceOperations {
@@ -231,6 +248,44 @@ export class ResourceOperations {
     }
   }
 
+  /**
+   * A resource leaves the stack by the one removal-policy rule: kept (dropped
+   * from state, the `RETAIN` event), snapshotted then deleted, deleted, or
+   * refused (a `skipped` event, then `REMOVAL_REFUSED` thrown; nothing changes).
+   * Returns the decision it applied.
+   */
+  async remove(input: RemoveInput): Promise<RemovalDecision> {
+    const { logicalId, record, deposedKey } = input;
+    const cause =
+      deposedKey && 'reason' in record && record.reason ? deposedRemovalCause(record.reason) : input.cause;
+    const subject = removalSubject(logicalId, record);
+    if (!subject.deletionPolicy && input.fallbackDeletionPolicy)
+      subject.deletionPolicy = input.fallbackDeletionPolicy;
+    const decision = decideRemoval(subject, cause, {
+      canSnapshot: this.options.provisioner.canSnapshot(record),
+    });
+    const event = { logicalId, resourceType: record.resourceType, physicalId: record.physicalId };
+    if (decision.action === 'retain') {
+      this.session.outcome(undefined, [
+        deposedKey ? { op: 'undepose', key: deposedKey } : { op: 'remove', logicalId },
+      ]);
+      this.emit({ ...event, action: 'RETAIN', status: 'succeeded', reason: decision.reason });
+      return decision;
+    }
+    if (decision.action === 'refuse') {
+      this.emit({ ...event, action: 'DELETE', status: 'skipped', reason: decision.reason });
+      throw new CdkdError(`${decision.reason}.`, { code: 'REMOVAL_REFUSED', remedy: decision.remedy });
+    }
+    await this.delete({
+      logicalId,
+      record,
+      ...(deposedKey ? { deposedKey } : {}),
+      ...(input.reason ? { reason: input.reason } : {}),
+      snapshot: decision.action === 'snapshot',
+    });
+    return decision;
+  }
+
   /** Deletes a resource (or a deposed one). Throws `DELETE_SKIPPED` when the provider could not. */
   async delete(input: DeleteInput): Promise<void> {
     const { logicalId, record } = input;
@@ -254,7 +309,7 @@ export class ResourceOperations {
         physicalId: record.physicalId,
         ...(input.deposedKey ? { deposedKey: input.deposedKey } : {}),
       });
-      await this.runDelete(intent, routed, record);
+      await this.runDelete(intent, routed, record, input.snapshot === true);
     } catch (err) {
       this.emitFailed(logicalId, record.resourceType, action, t0, err);
       throw err;
@@ -312,6 +367,7 @@ export class ResourceOperations {
           intent,
           this.options.provisioner.routeRecord(record, this.session.region),
           record,
+          this.snapshotsOnReissue(intent, record),
         );
       }
     } catch (err) {
@@ -373,7 +429,12 @@ export class ResourceOperations {
     const current = this.session.builder.get(logicalId);
     const effects: Parameters<StackSession['outcome']>[1] = [];
     if (current && current.physicalId !== record.physicalId && intent.replaces === current.physicalId) {
-      effects.push({ op: 'depose', entry: this.deposed(logicalId, current, 'replaced') });
+      // Its removal follows the UpdateReplacePolicy the template declares now (CloudFormation's rule).
+      const original: ResourceState = { ...current };
+      if (intent.recordBase?.updateReplacePolicy)
+        original.updateReplacePolicy = intent.recordBase.updateReplacePolicy;
+      else delete original.updateReplacePolicy;
+      effects.push({ op: 'depose', entry: this.deposed(logicalId, original, 'replaced') });
     }
     effects.push({ op: 'set', logicalId, record, prev: current?.physicalId ?? null });
     this.session.outcome(intent.id, effects);
@@ -457,20 +518,45 @@ export class ResourceOperations {
     return { record: next, wasReplaced: updated.wasReplaced };
   }
 
+  /**
+   * A delete an interrupted run left in flight may have died before its final
+   * snapshot was taken: the rule decides again from the record (the snapshot
+   * call is idempotent by the intent's token), and refuses rather than delete
+   * without one.
+   */
+  private snapshotsOnReissue(intent: IntentRecord, record: ResourceState | DeposedResource): boolean {
+    const cause =
+      intent.deposedKey && 'reason' in record && record.reason
+        ? deposedRemovalCause(record.reason)
+        : 'removed';
+    const decision = decideRemoval(removalSubject(intent.logicalId, record), cause, {
+      canSnapshot: this.options.provisioner.canSnapshot(record),
+    });
+    if (decision.action === 'refuse')
+      throw new CdkdError(decision.reason, { code: 'SNAPSHOT_UNSUPPORTED', remedy: decision.remedy });
+    return decision.action === 'snapshot';
+  }
+
   private async runDelete(
     intent: IntentRecord,
     routed: RoutedProvider,
     record: ResourceState,
+    snapshot: boolean,
   ): Promise<void> {
     const { logicalId } = intent;
     const base = intent.attempt ?? 0;
     let outcome;
     try {
-      outcome = await this.options.provisioner.delete(routed, logicalId, record, {
-        context: (attempt) => this.operationContext(intent, base + attempt),
-        beforeRetry: (attempt) => this.session.recordAttempt(intent.id, base + attempt),
+      const call = {
+        context: (attempt: number) => this.operationContext(intent, base + attempt),
+        beforeRetry: (attempt: number) => this.session.recordAttempt(intent.id, base + attempt),
         signal: this.session.cancelSignal,
-      });
+      };
+      if (snapshot) {
+        const taken = await this.options.provisioner.snapshot(routed, logicalId, record, call);
+        this.options.logger.info(`${logicalId}: final snapshot ${taken.snapshotId} taken before the delete.`);
+      }
+      outcome = await this.options.provisioner.delete(routed, logicalId, record, call);
     } catch (err) {
       this.failed(intent, err);
       throw err;

@@ -31,13 +31,14 @@ import type { WalSegmentRef } from '../state/write-ahead-log';
 import { CdkdError, formatError } from '../util/errors';
 import type { Logger } from '../util/io-host';
 import { anySignal } from '../util/signals';
+import type { ObservedOutcome } from './journal-recorder';
 import { WriteAheadWriter } from './write-ahead';
 
 export interface StackSessionOptions {
   store: StateStore;
   stackName: string;
   region: string;
-  operation: 'deploy' | 'destroy' | 'state';
+  operation: 'deploy' | 'destroy' | 'rollback' | 'state';
   logger: Logger;
   /** Stops new work (the first Ctrl-C). */
   signal?: AbortSignal;
@@ -94,6 +95,10 @@ export class StackSession {
   readonly stats = { writes: 0, bytes: 0, segments: { writes: 0, bytes: 0 }, folds: { writes: 0, bytes: 0 } };
   /** How a periodic fold builds the record (deploy: progress; destroy: destroy). */
   progressMode: () => BuildMode = () => ({ kind: 'progress' });
+  /** Sees each outcome just before it is applied (a deploy journals its operations from them). */
+  onOutcome: ((o: ObservedOutcome) => void) | undefined;
+  /** Runs before a fold writes state.json, with the last log segment the fold covers. */
+  beforeFold: ((seq: number) => Promise<void>) | undefined;
 
   private readonly wal: WriteAheadWriter;
   private readonly walFailure = new AbortController();
@@ -244,6 +249,12 @@ export class StackSession {
     effects: StateMutation[],
     failed?: { code?: string; message: string },
   ): void {
+    this.onOutcome?.({
+      intent: intentId ? this.builder.intent(intentId) : undefined,
+      effects,
+      failed,
+      before: (id) => this.builder.get(id),
+    });
     for (const m of effects) this.builder.apply(m, { now: this.now() });
     if (intentId) this.builder.resolve(intentId);
     if (effects.length === 0 && !intentId) return;
@@ -289,6 +300,7 @@ export class StackSession {
   private async fold(mode: BuildMode): Promise<void> {
     if (this.lock.lost) throw this.lock.signal.reason as Error;
     const seq = this.wal.lastDurableSeq;
+    await this.beforeFold?.(seq);
     this.builder.walSeq = Math.max(this.builder.walSeq, seq);
     const state = this.builder.build(mode, this.now());
     state.serial = this.builder.serial + 1;

@@ -14,6 +14,8 @@ import { containsUnknown } from '../template/unknown';
 import { classifyResourceChange } from './classify';
 import { withSecretChanges } from './secret-digest';
 import { valuesEqual } from './property-diff';
+import { decideRemoval, removalSubject } from './removal-policy';
+import type { RemovalCause, RemovalSubject } from './removal-policy';
 import type { OutputChange, ResourcePlan, StackPlan } from './types';
 
 export interface PlanStackInput {
@@ -36,9 +38,9 @@ export interface PlanStackInput {
    * secrets compare as written, and nothing is read (`cdkd diff`).
    */
   resolveSecrets?: (properties: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** Whether the provider that would delete a record can snapshot it (`Snapshot` policies); default no. */
+  canSnapshot?: (record: ResourceState) => boolean;
 }
-
-const RETAINED = new Set(['Retain', 'RetainExceptOnCreate']);
 
 export function schemaOf(schemas: ResourceSchemaLookup, type: string): ResourceSchemaInfo | undefined {
   return schemas.has(type) ? schemas.get(type) : undefined;
@@ -80,6 +82,19 @@ export async function planStack(input: PlanStackInput): Promise<StackPlan> {
     if (input.resolveSecrets)
       change = await withSecretChanges(change, desired, recorded, input.resolveSecrets);
     if (change.action === 'CREATE' || change.action === 'REPLACE') pending.add(id);
+    const removal =
+      change.action === 'REPLACE' && recorded
+        ? removalOf(
+            {
+              logicalId: id,
+              resourceType: recorded.resourceType,
+              ...(resolved.updateReplacePolicy ? { updateReplacePolicy: resolved.updateReplacePolicy } : {}),
+            },
+            'replaced',
+            recorded,
+            input,
+          )
+        : undefined;
     resources.push({
       logicalId: id,
       resourceType: resolved.resourceType,
@@ -88,6 +103,7 @@ export async function planStack(input: PlanStackInput): Promise<StackPlan> {
         : {}),
       ...change,
       desired,
+      ...(removal ? { removal } : {}),
     });
   }
 
@@ -96,13 +112,15 @@ export async function planStack(input: PlanStackInput): Promise<StackPlan> {
   for (const [id, record] of Object.entries(records)) if (!graph.has(id)) removed[id] = record;
   for (const id of buildDeletionGraph(removed).topologicalOrder()) {
     const record = removed[id];
+    const removal = removalOf(removalSubject(id, record), 'removed', record, input);
     resources.push({
       logicalId: id,
       resourceType: record.resourceType,
       action: 'DELETE',
       propertyChanges: [],
       ...(record.deletionPolicy ? { deletionPolicy: record.deletionPolicy } : {}),
-      ...(record.deletionPolicy && RETAINED.has(record.deletionPolicy) ? { retain: true } : {}),
+      ...(removal === 'retain' ? { retain: true } : {}),
+      ...(removal ? { removal } : {}),
     });
   }
 
@@ -114,6 +132,17 @@ export async function planStack(input: PlanStackInput): Promise<StackPlan> {
     hasChanges:
       resources.some((r) => r.action !== 'NO_CHANGE') || outputs.some((o) => o.action !== 'NO_CHANGE'),
   };
+}
+
+/** What the removal rule does with a record leaving the stack; undefined for a plain delete. */
+function removalOf(
+  subject: RemovalSubject,
+  cause: RemovalCause,
+  record: ResourceState,
+  input: PlanStackInput,
+): ResourcePlan['removal'] {
+  const { action } = decideRemoval(subject, cause, { canSnapshot: input.canSnapshot?.(record) ?? false });
+  return action === 'delete' ? undefined : action;
 }
 
 async function planOutputs(

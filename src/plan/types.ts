@@ -3,6 +3,7 @@
  * data, printed by `cdkd diff` and followed by the deploy engine.
  */
 import type { PolicyAttribute } from '../state/types';
+import type { RemovalDecision } from './removal-policy';
 
 export type ResourceAction = 'CREATE' | 'UPDATE' | 'REPLACE' | 'DELETE' | 'NO_CHANGE';
 
@@ -55,6 +56,11 @@ export interface ResourcePlan extends ResourceChange {
   deletionPolicy?: PolicyAttribute;
   /** DELETE with `Retain` / `RetainExceptOnCreate`: removed from state, kept in AWS. */
   retain?: boolean;
+  /**
+   * DELETE, and REPLACE (for the original): what the removal rule does with the
+   * resource leaving the stack (`src/plan/removal-policy.ts`); absent for a plain delete.
+   */
+  removal?: Exclude<RemovalDecision['action'], 'delete'>;
 }
 
 export type OutputAction = 'ADD' | 'UPDATE' | 'REMOVE' | 'NO_CHANGE';

@@ -73,6 +73,8 @@ export interface RegisteredProvider {
   cloudControlByDesign: ReadonlyMap<string, string>;
   /** The provider's physical ids are the type's Cloud Control identifiers (resources may move). */
   physicalIdIsPrimaryIdentifier: boolean;
+  /** The provider can take the type's final snapshot (`DeletionPolicy: Snapshot`). */
+  canSnapshot: boolean;
   /** The schema the pack brought for a type outside the catalogue (cdkd's format). */
   ownSchema?: CfnResourceSchema;
   /** The pack's registration object (its `createProvider` builds providers). */
@@ -363,6 +365,12 @@ export class ProviderRegistry {
       }`,
       remedy: `Upgrade ${maker.packName} to a version that handles ${quoteList(unhandled)}, or remove ${unhandled.length === 1 ? 'it' : 'them'} from the resource.`,
     };
+  }
+
+  /** The provider that would delete this recorded resource can take its final snapshot first (Cloud Control cannot). */
+  canSnapshot(type: string, recorded: RecordedProvenance): boolean {
+    const decision = this.providerForDelete(type, recorded);
+    return decision.route === 'sdk' && decision.registration.canSnapshot;
   }
 
   /** Where a recorded resource is deleted: the provider that made it, when it is installed. */
@@ -671,6 +679,8 @@ export class ProviderRegistry {
       typeof entry.physicalIdIsPrimaryIdentifier !== 'boolean'
     )
       return refuse('physicalIdIsPrimaryIdentifier must be true or false');
+    if (entry.canSnapshot !== undefined && typeof entry.canSnapshot !== 'boolean')
+      return refuse('canSnapshot must be true or false');
 
     const known = new Set(schemas.propertyNames(type));
     const readOnly = new Set(schemas.readOnlyPropertyNames(type));
@@ -728,6 +738,7 @@ export class ProviderRegistry {
       unhandledByDesign: byDesign,
       cloudControlByDesign: toCloudControl,
       physicalIdIsPrimaryIdentifier: entry.physicalIdIsPrimaryIdentifier === true,
+      canSnapshot: entry.canSnapshot === true,
       ...(ownSchema ? { ownSchema } : {}),
       registration: entry as unknown as ProviderRegistration,
     };

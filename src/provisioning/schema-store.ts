@@ -72,6 +72,8 @@ export interface SchemaViolation {
   /** JSON pointer into the properties (`/Tags/0/Key`); `''` for the whole object. */
   path: string;
   message: string;
+  /** The JSON Schema rule broken (`required`, `type`, `enum`, `pattern`, ...; `readOnly` for a read-only property). */
+  keyword?: string;
 }
 
 interface SchemaIndex {
@@ -264,7 +266,11 @@ export class SchemaStore {
     const readOnly = new Set(this.readOnlyPropertyNames(type));
     const violations: SchemaViolation[] = Object.keys(properties)
       .filter((name) => readOnly.has(name))
-      .map((name) => ({ path: `/${name}`, message: `${name} is read-only in ${type}; AWS sets it` }));
+      .map((name) => ({
+        path: `/${name}`,
+        message: `${name} is read-only in ${type}; AWS sets it`,
+        keyword: 'readOnly',
+      }));
     const validator = this.validator(type);
     if (!validator(properties)) {
       for (const err of validator.errors ?? []) violations.push(toViolation(type, err));
@@ -331,13 +337,22 @@ function toViolation(type: string, err: ErrorObject): SchemaViolation {
       return {
         path: `${err.instancePath}/${name}`,
         message: `${name} is not a property of ${err.instancePath === '' ? type : at}`,
+        keyword: err.keyword,
       };
     }
     case 'required': {
       const name = (err.params as { missingProperty: string }).missingProperty;
-      return { path: `${err.instancePath}/${name}`, message: `${name} is required in ${at}` };
+      return {
+        path: `${err.instancePath}/${name}`,
+        message: `${name} is required in ${at}`,
+        keyword: err.keyword,
+      };
     }
     default:
-      return { path: err.instancePath, message: `${at} ${err.message ?? 'is invalid'}` };
+      return {
+        path: err.instancePath,
+        message: `${at} ${err.message ?? 'is invalid'}`,
+        keyword: err.keyword,
+      };
   }
 }

@@ -7,6 +7,7 @@ export * from './bucket-region';
 export * from './state-bucket';
 export * from './state-backend';
 export * from './write-ahead-log';
+export * from './rollback-journal';
 export * from './state-builder';
 export * from './wal-replay';
 export * from './lock-manager';

@@ -3,14 +3,12 @@
  * orphan. Each function takes a {@link StateStore} and returns plain data; the
  * commands only render it.
  */
-import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { mapWithConcurrency } from '../util/concurrency';
 import { CdkdError, LockError, ValidationError } from '../util/errors';
 import { listBootstrappedRegions } from './bootstrap-marker';
 import { nestedStackName } from './keys';
 import type { CurrentLock } from './lock-manager';
-import { purgeAndReport } from './purge';
-import { getObjectText, listKeys } from './state-backend';
+import { listKeys } from './state-backend';
 import type { StackRef } from './state-backend';
 import type { StateStore } from './state-store';
 import { STATE_SCHEMA_VERSION } from './types';
@@ -279,20 +277,7 @@ export async function orphanStack(
         `Could not delete ${left.length} write-ahead log segment(s) of ${stackName}: ${left.join(', ')}`,
       );
 
-    const client = await store.bucket.client();
-    const journalKey = store.bucket.keys.journalKey(stackName, region);
-    // Checked first: on a versioned bucket a delete of a missing key still writes a delete marker.
-    const journalRemoved = !!(await getObjectText(client, store.bucket.name, journalKey));
-    if (journalRemoved) {
-      await client.send(new DeleteObjectCommand({ Bucket: store.bucket.name, Key: journalKey }));
-      await purgeAndReport({
-        client,
-        bucket: store.bucket.name,
-        keys: [journalKey],
-        kind: 'rollback-journal',
-        logger: store.logger,
-      });
-    }
+    const journalRemoved = await store.journals.remove(stackName, region);
 
     await store.exportsIndex.removeStack(region, stackName);
     const children = (await store.backend.listStacks())

@@ -8,6 +8,7 @@ import type { CdkdConfig } from '../config/config';
 import type { Logger } from '../util/io-host';
 import { ExportsIndexStore } from './exports-index';
 import { LockManager } from './lock-manager';
+import { RollbackJournalStore } from './rollback-journal';
 import { S3StateBackend } from './state-backend';
 import { resolveStateBucket } from './state-bucket';
 import type { StateBucket } from './state-bucket';
@@ -21,6 +22,8 @@ export interface StateStore {
   exportsIndex: ExportsIndexStore;
   /** The stacks' write-ahead logs. */
   wal: WriteAheadLogStore;
+  /** The stacks' rollback journals. */
+  journals: RollbackJournalStore;
   logger: Logger;
 }
 
@@ -82,5 +85,6 @@ export async function openStateStore(options: OpenStateStoreOptions): Promise<St
   });
   const exportsIndex = new ExportsIndexStore(bucket, backend, { logger });
   const wal = new WriteAheadLogStore(bucket, logger);
-  return { factory, bucket, backend, locks, exportsIndex, wal, logger };
+  const journals = new RollbackJournalStore(bucket, logger);
+  return { factory, bucket, backend, locks, exportsIndex, wal, journals, logger };
 }

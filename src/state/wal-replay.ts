@@ -10,7 +10,7 @@ import { mapWithConcurrency } from '../util/concurrency';
 import { StackStateBuilder } from './state-builder';
 import type { S3StateBackend, StateRecord } from './state-backend';
 import type { StackState } from './types';
-import type { WalSegment, WalSegmentRef, WriteAheadLogStore } from './write-ahead-log';
+import type { WalRecord, WalSegment, WalSegmentRef, WriteAheadLogStore } from './write-ahead-log';
 
 export interface ReplayResult {
   /** Segments applied, in order. */
@@ -51,8 +51,18 @@ export async function replaySegments(
   return result;
 }
 
-/** Applies one segment's records. */
-export function applySegment(builder: StackStateBuilder, segment: WalSegment): void {
+/** An outcome record of a segment, seen before it is applied (the builder still shows the state before it). */
+export type OutcomeObserver = (
+  record: Extract<WalRecord, { t: 'outcome' }>,
+  builder: StackStateBuilder,
+) => void;
+
+/** Applies one segment's records (`observe`: each outcome, just before it is applied). */
+export function applySegment(
+  builder: StackStateBuilder,
+  segment: WalSegment,
+  observe?: OutcomeObserver,
+): void {
   for (const record of segment.records) {
     switch (record.t) {
       case 'intent':
@@ -62,6 +72,7 @@ export function applySegment(builder: StackStateBuilder, segment: WalSegment): v
         builder.amend(record.id, { attempt: record.attempt, requestTokens: record.requestTokens });
         break;
       case 'outcome':
+        observe?.(record, builder);
         for (const m of record.effects) builder.apply(m, { replay: true, now: segment.writtenAt });
         if (record.id) builder.resolve(record.id);
         break;

@@ -49,6 +49,19 @@ export function renderDeployFailure(result: DeployAppResult): CdkdError {
     lines.push(`  ${s.stackName} (${describeSummary(s.summary)})${s.interrupted ? ': interrupted' : ''}`);
     for (const f of s.failed) lines.push(`    ${f.logicalId}: ${formatError(f.error)}`);
     for (const k of s.skipped) lines.push(`    ${k.logicalId}: skipped: ${k.reason}`);
+    if (s.rollback) {
+      lines.push(
+        s.rollback.clean
+          ? `    Rolled back: ${s.rollback.reverted.length} operation(s) reverted`
+          : `    Rollback incomplete: ${s.rollback.failed.length} operation(s) not reverted; run cdkd rollback ${s.stackName}`,
+      );
+      for (const r of s.rollback.reverted) lines.push(`      reverted ${r}`);
+      for (const f of s.rollback.failed)
+        lines.push(`      not reverted ${f.logicalId}: ${formatError(f.error)}`);
+      for (const w of s.rollback.warnings) lines.push(`      warning: ${w}`);
+    } else if (s.journalKept) {
+      lines.push(`    Partial state kept; cdkd rollback ${s.stackName} reverts what this deploy did`);
+    }
   }
   for (const f of result.failedStacks) {
     const text = formatError(f.error);
@@ -56,14 +69,17 @@ export function renderDeployFailure(result: DeployAppResult): CdkdError {
   }
   for (const k of result.skippedStacks) lines.push(`  ${k.stackName}: not deployed: ${k.reason}`);
   const deployed = result.stacks.filter((s) => s.ok).map((s) => s.stackName);
+  const rolledBack = result.stacks.filter((s) => !s.ok).every((s) => s.rollback?.clean);
   if (deployed.length) lines.push(`  Deployed: ${deployed.join(', ')}`);
   return new CdkdError(`Deploy ${interrupted ? 'interrupted' : 'failed'}:\n${lines.join('\n')}`, {
     code: interrupted ? 'DEPLOY_INTERRUPTED' : 'DEPLOY_FAILED',
     details: deployReport(result),
     remedy: interrupted
-      ? 'Every resource that finished is saved in state and the locks were released: run the same cdkd deploy again to continue where it stopped.'
-      : result.stacks.some((s) => !s.ok)
-        ? 'Resources that finished are saved in state. Fix the cause named above, then run cdkd deploy again: it continues from there.'
-        : 'The stacks named above were not changed. Deal with the cause named there, then run cdkd deploy again.',
+      ? 'Every resource that finished is saved in state and the locks were released: run the same cdkd deploy again to continue where it stopped, or cdkd rollback to revert what it did.'
+      : result.stacks.some((s) => !s.ok) && rolledBack
+        ? 'The failed stacks are back where they were before the deploy. Fix the cause named above, then run cdkd deploy again.'
+        : result.stacks.some((s) => !s.ok)
+          ? 'Resources that finished are saved in state. Fix the cause named above, then run cdkd deploy again (it continues from there), or revert them with cdkd rollback.'
+          : 'The stacks named above were not changed. Deal with the cause named there, then run cdkd deploy again.',
   });
 }

@@ -102,6 +102,12 @@ function renderResource(r: ResourcePlan, p: ReturnType<typeof painter>, max: num
     note = ` ${p.gray('(DeletionPolicy / UpdateReplacePolicy only: the state record is updated, no AWS call)')}`;
   if (r.action === 'DELETE' && r.retain)
     note = ` ${p.yellow(`(${r.deletionPolicy}: removed from state, kept in AWS)`)}`;
+  const which = r.action === 'REPLACE' ? 'the original' : 'it';
+  if (r.action === 'REPLACE' && r.removal === 'retain')
+    note += ` ${p.yellow('(UpdateReplacePolicy: the original is kept in AWS)')}`;
+  if (r.removal === 'snapshot') note += ` ${p.yellow(`(final snapshot of ${which}, then deleted)`)}`;
+  if (r.removal === 'refuse')
+    note += ` ${p.red(`(Snapshot: no installed provider can snapshot ${which}; the deploy will refuse)`)}`;
   const head = `${colorOf[r.action](SYMBOL[r.action])} ${r.resourceType} ${r.logicalId}${note}`;
   const lines = [head];
   r.propertyChanges.forEach((c, i) =>

@@ -55,7 +55,8 @@ describe('recovery from an interrupted run', () => {
   const deploy = (stackName: string, resources: Record<string, unknown>): Promise<DeployStackResult> =>
     deployStack(
       { stackName, region: REGION, template: parseTemplate({ Resources: resources }) },
-      { store, provisioner, schemas, factory: store.factory, ioHost: host, concurrency: 4 },
+      // --no-rollback: these cases inspect what a failed deploy leaves for the next run.
+      { store, provisioner, schemas, factory: store.factory, ioHost: host, concurrency: 4, rollback: false },
     );
   const appTopics = async () =>
     (await ctx.emulator.control.inventory())

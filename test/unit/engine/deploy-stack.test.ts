@@ -48,6 +48,7 @@ describe('deployStack', () => {
       force?: boolean;
       beforeChanges?: DeployStackOptions['beforeChanges'];
       provisioner?: ResourceProvisioner;
+      rollback?: boolean;
     } = {},
   ): Promise<DeployStackResult> =>
     deployStack(
@@ -66,6 +67,7 @@ describe('deployStack', () => {
         signal: extra.signal,
         force: extra.force,
         beforeChanges: extra.beforeChanges,
+        rollback: extra.rollback,
       },
     );
   const topic = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -84,13 +86,21 @@ describe('deployStack', () => {
     await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', {
       failWith: { errorCode: 'InvalidRequest', message: 'bad retention' },
     });
-    const result = await deploy('Failing', {
-      A: topic('a'),
-      B: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: { 'Fn::GetAtt': ['A', 'TopicName'] } } },
-      C: topic('c', { DependsOn: 'B' }),
-      D: topic('d'),
-    });
+    const result = await deploy(
+      'Failing',
+      {
+        A: topic('a'),
+        B: {
+          Type: 'AWS::Logs::LogGroup',
+          Properties: { LogGroupName: { 'Fn::GetAtt': ['A', 'TopicName'] } },
+        },
+        C: topic('c', { DependsOn: 'B' }),
+        D: topic('d'),
+      },
+      { rollback: false },
+    );
     expect(result.ok).toBe(false);
+    expect(result.journalKept).toBe(true);
     expect(result.failed.map((f) => f.logicalId)).toEqual(['B']);
     expect(result.skipped.map((s) => s.logicalId)).toEqual(['C']);
     // Skipped counts only what a failed dependency held back, not what was left undispatched.

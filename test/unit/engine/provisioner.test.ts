@@ -103,7 +103,6 @@ describe('ResourceProvisioner.assertProvisionable', () => {
     try {
       p.assertProvisionable(
         plan([
-          create('Bad', 'Acme::Billing::Account', { AccountName: 'a', Budget: -1 }),
           create('Unhandled', 'Acme::Billing::Account', { AccountName: 'a', AccountId: 'x' }),
           create('Hook', 'Custom::Seeder', {}),
           create('Widget', 'Acme::Widgets::Widget', {}),
@@ -115,9 +114,8 @@ describe('ResourceProvisioner.assertProvisionable', () => {
       caught = err as Error;
     }
     expect(caught?.message).toContain(
-      'S cannot be deployed: Bad (Acme::Billing::Account): Budget must be >= 0',
+      'S cannot be deployed: Unhandled (Acme::Billing::Account): the template sets AccountId',
     );
-    expect(caught?.message).toContain('Unhandled (Acme::Billing::Account): AccountId is read-only');
     expect(caught?.message).toContain('Hook (Custom::Seeder): custom resources are not supported');
     expect(caught?.message).toContain(
       "Widget (Acme::Widgets::Widget): it is not in AWS's CloudFormation catalogue",
@@ -127,6 +125,44 @@ describe('ResourceProvisioner.assertProvisionable', () => {
     );
     expect(caught?.message).toMatch(/Nothing was changed\.$/);
     expect(caught?.remedy).toContain('cdkd packs install');
+  });
+
+  it('names every property that breaks its schema, skipping values known only after deploy', async () => {
+    const { p } = await provisioner();
+    let caught: (Error & { remedy?: string; code?: string }) | undefined;
+    try {
+      p.assertPropertiesValid(
+        plan([
+          create('Bad', 'Acme::Billing::Account', { AccountName: 'a', Budget: -1 }),
+          create('ReadOnly', 'Acme::Billing::Account', { AccountName: 'a', AccountId: 'x' }),
+          create('Later', 'Acme::Billing::Account', { AccountName: new Unknown('X.Ref'), Budget: -2 }),
+          create('Queue', 'AWS::SQS::Queue', { QueueName: new Unknown('Y.Name'), DelaySeconds: 'soon' }),
+          create('Param', 'AWS::SSM::Parameter', { Type: 'String' }),
+          create('Loose', 'AWS::SQS::Queue', { DelaySeconds: '3', QueueName: { 'Fn::Join': 1 } as never }),
+        ]),
+      );
+    } catch (err) {
+      caught = err as Error;
+    }
+    expect(caught?.code).toBe('TEMPLATE_PROPERTIES_INVALID');
+    const lines = caught!.message.split('\n').slice(1);
+    expect(lines).toEqual([
+      '  - Bad (Acme::Billing::Account) Properties.Budget: Budget must be >= 0 [minimum]',
+      '  - ReadOnly (Acme::Billing::Account) Properties.AccountId: AccountId is read-only in Acme::Billing::Account; AWS sets it [readOnly]',
+      '  - Later (Acme::Billing::Account) Properties.Budget: Budget must be >= 0 [minimum]',
+      '  - Queue (AWS::SQS::Queue) Properties.DelaySeconds: DelaySeconds must be integer [type]',
+      '  - Param (AWS::SSM::Parameter) Properties.Value: Value is required in AWS::SSM::Parameter [required]',
+      '  - Loose (AWS::SQS::Queue) Properties.QueueName: QueueName must be string [type]',
+    ]);
+    expect(caught!.message).toMatch(
+      /^S cannot be deployed: 6 resource properties break their schema\. Nothing was changed\./,
+    );
+    expect(caught?.remedy).toContain('Acme::Billing::Account schema of @acme/billing');
+    expect(() =>
+      p.assertPropertiesValid(
+        plan([create('Ok', 'AWS::SQS::Queue', { DelaySeconds: '3', QueueName: '{{resolve:ssm:/q/name}}' })]),
+      ),
+    ).not.toThrow();
   });
 
   it('checks a destroy the same way, and routes with provenance', async () => {

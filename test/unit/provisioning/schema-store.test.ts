@@ -93,7 +93,11 @@ describe('SchemaStore over the committed schemas/', () => {
       AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S', Extra: 1 }],
     });
     expect(violations).toEqual([
-      { path: '/AttributeDefinitions/0/Extra', message: 'Extra is not a property of AttributeDefinitions.0' },
+      {
+        path: '/AttributeDefinitions/0/Extra',
+        message: 'Extra is not a property of AttributeDefinitions.0',
+        keyword: 'additionalProperties',
+      },
     ]);
   });
 

@@ -13,6 +13,7 @@ import { S3StateBackend } from '../../../src/state/state-backend';
 import { StateBucket } from '../../../src/state/state-bucket';
 import type { StateStore } from '../../../src/state/state-store';
 import { WriteAheadLogStore } from '../../../src/state/write-ahead-log';
+import { RollbackJournalStore } from '../../../src/state/rollback-journal';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 import { startEmulator } from '../../emulator/src/index';
 import type { RunningEmulator } from '../../emulator/src/index';
@@ -96,7 +97,8 @@ export async function testStore(
   const locks = new LockManager(bucket, { logger, ...options.lock });
   const exportsIndex = new ExportsIndexStore(bucket, backend, { logger, baseDelayMs: 5 });
   const wal = new WriteAheadLogStore(bucket, logger);
-  return { factory, bucket, backend, locks, exportsIndex, wal, logger, host };
+  const journals = new RollbackJournalStore(bucket, logger);
+  return { factory, bucket, backend, locks, exportsIndex, wal, journals, logger, host };
 }
 
 /** A second view of the same bucket (another "process"): own logger, lock owner and settings. */
@@ -118,6 +120,7 @@ export function sameBucket(store: StateStore, lock: Partial<LockManagerOptions> 
     locks: new LockManager(bucket, { logger, ...lock }),
     exportsIndex: new ExportsIndexStore(bucket, backend, { logger, baseDelayMs: 5 }),
     wal: new WriteAheadLogStore(bucket, logger),
+    journals: new RollbackJournalStore(bucket, logger),
     logger,
     host,
   };

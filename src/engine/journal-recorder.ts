@@ -1,0 +1,131 @@
+/**
+ * What a deploy did, as rollback-journal operations: every outcome the stack
+ * session records (the one funnel of state changes) is turned into a completed
+ * or failed operation, with the record as it was before. The same mapping reads
+ * the write-ahead log of a deploy that was killed before it could journal its
+ * work, so both paths describe an operation alike.
+ */
+import type { CompletedOperation, FailedOperation, JournalChangeType } from '../state/rollback-journal';
+import type { IntentRecord, ResourceState, StateMutation } from '../state/types';
+import type { StackStateBuilder } from '../state/state-builder';
+import { applySegment } from '../state/wal-replay';
+import type { WalSegment } from '../state/write-ahead-log';
+
+/** An outcome as the stack session records it, seen before it is applied. */
+export interface ObservedOutcome {
+  intent: IntentRecord | undefined;
+  effects: StateMutation[];
+  failed?: { code?: string; message: string };
+  /** The record under a logical id before the outcome. */
+  before: (logicalId: string) => ResourceState | undefined;
+}
+
+const CHANGE_TYPES: Record<IntentRecord['operation'], JournalChangeType> = {
+  create: 'CREATE',
+  update: 'UPDATE',
+  delete: 'DELETE',
+};
+
+/** The journal entry of one outcome, if it is one a rollback reverts. */
+export function journalEntryOf(o: ObservedOutcome): {
+  completed?: CompletedOperation;
+  failed?: FailedOperation;
+} {
+  const intent = o.intent;
+  // Outcomes without an intent made no AWS call (policy-only changes, attribute reads).
+  if (!intent) return {};
+  const { logicalId, resourceType, provisionedBy } = intent;
+  const prev = intent.deposedKey ? undefined : o.before(logicalId);
+  const changeType = CHANGE_TYPES[intent.operation];
+  if (o.failed) {
+    const made = o.effects.find(
+      (m): m is Extract<StateMutation, { op: 'depose' }> =>
+        m.op === 'depose' && m.entry.reason === 'failed-create',
+    );
+    if (intent.deposedKey) return {};
+    return {
+      failed: {
+        logicalId,
+        changeType,
+        resourceType,
+        provisionedBy,
+        ...(prev && changeType !== 'CREATE' ? { previousState: prev } : {}),
+        ...(intent.physicalId || made ? { physicalId: intent.physicalId ?? made!.entry.physicalId } : {}),
+        ...(intent.properties ? { attemptedProperties: intent.properties } : {}),
+      },
+    };
+  }
+  if (intent.deposedKey) return {}; // deleting a deposed copy reverts nothing a rollback could redo
+  const set = o.effects.find(
+    (m): m is Extract<StateMutation, { op: 'set' }> => m.op === 'set' && m.logicalId === logicalId,
+  );
+  if (intent.operation === 'delete') {
+    if (!prev || !o.effects.some((m) => m.op === 'remove' && m.logicalId === logicalId)) return {};
+    return {
+      completed: { logicalId, changeType: 'DELETE', resourceType, provisionedBy, previousState: prev },
+    };
+  }
+  if (!set) return {};
+  const record = set.record;
+  const base = {
+    logicalId,
+    resourceType: record.resourceType,
+    provisionedBy: record.provisionedBy ?? provisionedBy,
+    physicalId: record.physicalId,
+    properties: record.properties,
+  };
+  if (intent.operation === 'create' && !prev) return { completed: { ...base, changeType: 'CREATE' } };
+  if (!prev) return {};
+  const replaced = prev.physicalId !== record.physicalId;
+  return {
+    completed: {
+      ...base,
+      changeType: 'UPDATE',
+      previousState: prev,
+      ...(replaced
+        ? {
+            replacedOriginal:
+              intent.operation === 'update' ? 'deleted' : intent.replaces ? 'deposed' : 'retained',
+          }
+        : {}),
+    },
+  };
+}
+
+/** Collects a deploy's operations from the outcomes it records. */
+export class JournalRecorder {
+  readonly operations: CompletedOperation[] = [];
+  readonly failedOperations: FailedOperation[] = [];
+
+  observe(o: ObservedOutcome): void {
+    const entry = journalEntryOf(o);
+    if (entry.completed) this.operations.push(entry.completed);
+    if (entry.failed) this.failedOperations.push(entry.failed);
+  }
+}
+
+/**
+ * Applies write-ahead-log segments to a builder (as replay does), recording the
+ * operations of those numbered above `afterSeq`: what a killed deploy did after
+ * it last wrote its journal.
+ */
+export function recordFromSegments(
+  builder: StackStateBuilder,
+  segments: WalSegment[],
+  afterSeq: number,
+  recorder: JournalRecorder,
+): void {
+  for (const segment of segments) {
+    if (segment.seq <= builder.walSeq) continue;
+    applySegment(builder, segment, (record, b) => {
+      if (segment.seq <= afterSeq) return;
+      recorder.observe({
+        intent: record.id ? b.intent(record.id) : undefined,
+        effects: record.effects,
+        failed: record.failed,
+        before: (id) => b.get(id),
+      });
+    });
+    builder.walSeq = segment.seq;
+  }
+}

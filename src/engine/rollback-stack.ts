@@ -1,0 +1,239 @@
+/**
+ * `cdkd rollback`: reverts what failed or interrupted deploys did, from the
+ * stack's rollback journal and state alone (no synth). Under the stack lock:
+ *
+ *   open     lock, state.json + write-ahead log replayed
+ *   journal  read; a deploy that was killed left an in-progress segment, whose
+ *            operations continue in the log segments after its mark: they are
+ *            read back from the log, and what was in flight is settled (re-sent
+ *            with its token) and recorded with them
+ *   revert   segments newest first; each reverted segment is popped
+ *   close    a clean rollback removes the journal (and the record, when the
+ *            oldest reverted deploy was the stack's first and nothing is left);
+ *            otherwise the journal keeps the segments not yet reverted
+ */
+import type { AwsClientFactory } from '../config/aws-clients';
+import type { RollbackJournal, RollbackJournalSegment } from '../state/rollback-journal';
+import { StackStateBuilder } from '../state/state-builder';
+import type { StateStore } from '../state/state-store';
+import type { WalSegment } from '../state/write-ahead-log';
+import { resolveDynamicReferencesIn } from '../template/dynamic-references';
+import { mapWithConcurrency } from '../util/concurrency';
+import type { IoHost } from '../util/io-host';
+import { createLogger } from '../util/io-host';
+import { emitStackEvent } from './events';
+import { JournalRecorder, recordFromSegments } from './journal-recorder';
+import type { ResourceProvisioner } from './provisioner';
+import { ResourceOperations } from './resource-operations';
+import { stackResolverEnv } from './resolver-env';
+import { revertSegment } from './revert-operations';
+import type { RevertResult } from './revert-operations';
+import { settlePendingIntents } from './settle';
+import { StackSession } from './stack-session';
+
+export interface RollbackStackOptions {
+  stackName: string;
+  region: string;
+  store: StateStore;
+  provisioner: ResourceProvisioner;
+  ioHost: IoHost;
+  /** `--revert-failed`: also force the failed updates back to their pre-deploy properties. */
+  revertFailed?: boolean;
+  concurrency?: number;
+  signal?: AbortSignal;
+  cancelSignal?: AbortSignal;
+  erroredStateDir?: string;
+  factory?: AwsClientFactory;
+}
+
+export interface RollbackStackResult {
+  stackName: string;
+  region: string;
+  /** The stack had a journal. */
+  found: boolean;
+  /** Every segment was reverted; the journal is gone. */
+  clean: boolean;
+  segments: number;
+  reverted: string[];
+  failed: RevertResult['failed'];
+  warnings: string[];
+  elapsedMs: number;
+}
+
+export async function rollbackStack(options: RollbackStackOptions): Promise<RollbackStackResult> {
+  const { stackName, region, store, provisioner, ioHost } = options;
+  const logger = createLogger(ioHost);
+  const started = Date.now();
+  const result: RollbackStackResult = {
+    stackName,
+    region,
+    found: false,
+    clean: false,
+    segments: 0,
+    reverted: [],
+    failed: [],
+    warnings: [],
+    elapsedMs: 0,
+  };
+  const session = await StackSession.open({
+    store,
+    stackName,
+    region,
+    operation: 'rollback',
+    logger,
+    signal: options.signal,
+    cancelSignal: options.cancelSignal,
+    erroredStateDir: options.erroredStateDir,
+  });
+  let end: Parameters<StackSession['close']>[0] = { state: { kind: 'progress' } };
+  let failure: unknown;
+  try {
+    const journal = await store.journals.read(stackName, region);
+    if (!journal || journal.segments.length === 0) {
+      logger.info(`${stackName} (${region}): no rollback journal, nothing to roll back.`);
+      result.clean = true;
+      if (!session.recovered) end = { state: { kind: 'progress' } };
+      return result;
+    }
+    result.found = true;
+    const env = stackResolverEnv({ stackName, region, factory: options.factory ?? store.factory });
+    const readers = { ssmParameter: env.ssmParameter, secretValue: env.secretValue };
+    const ops = new ResourceOperations({
+      session,
+      provisioner,
+      ioHost,
+      logger,
+      expectedRegion: session.builder.previous?.region ?? region,
+      withSecrets: async (p) => (await resolveDynamicReferencesIn(p, readers)) as Record<string, unknown>,
+    });
+    const segments = [...journal.segments];
+    const newest = segments[segments.length - 1];
+    if (newest.walSeq !== undefined) {
+      // A deploy that never finished: the rest of its operations are in the log, or still in flight.
+      segments[segments.length - 1] = await completeFromLog(
+        store,
+        session,
+        journal,
+        ops,
+        options.concurrency,
+      );
+    } else {
+      await settlePendingIntents(session, ops, { concurrency: options.concurrency, logger });
+    }
+    result.segments = segments.length;
+    emitStackEvent(
+      ioHost,
+      {
+        stackName,
+        region,
+        operation: 'rollback',
+        phase: 'planned',
+        total: segments.reduce((n, s) => n + s.operations.length, 0),
+      },
+      `${stackName}: rolling back ${segments.length} failed deploy(s) in ${region}`,
+    );
+    const ctx = { session, ops, provisioner, ioHost, logger };
+    while (segments.length > 0) {
+      const segment = segments[segments.length - 1];
+      const out = await revertSegment(ctx, segment, { revertFailed: options.revertFailed });
+      result.reverted.push(...out.reverted);
+      result.warnings.push(...out.warnings);
+      if (out.failed.length > 0) {
+        result.failed.push(...out.failed);
+        break;
+      }
+      segments.pop();
+      if (segments.length === 0 && segment.initialDeploy) {
+        const b = session.builder;
+        if (
+          Object.keys(b.resourceRecords()).length === 0 &&
+          b.deposed().length === 0 &&
+          !b.pendingIntents().length
+        )
+          end = { delete: true };
+      }
+    }
+    for (const w of result.warnings) logger.warn(`Rollback: ${w}`);
+    await keepOrRemove(store, journal, segments);
+    result.clean = segments.length === 0;
+  } catch (err) {
+    failure = err;
+  } finally {
+    const closed = await session.close(end);
+    if (!closed.saved) {
+      result.clean = false;
+      if (failure) logger.error(closed.error!.message);
+      else failure = closed.error;
+    }
+  }
+  if (failure) throw failure;
+  result.elapsedMs = Date.now() - started;
+  emitStackEvent(
+    ioHost,
+    {
+      stackName,
+      region,
+      operation: 'rollback',
+      phase: result.clean ? 'succeeded' : 'failed',
+      elapsedMs: result.elapsedMs,
+    },
+    result.clean
+      ? `${stackName}: rolled back (${result.reverted.length} operation(s) reverted) in ${(result.elapsedMs / 1000).toFixed(1)}s`
+      : `${stackName}: rollback incomplete (${result.reverted.length} reverted, ${result.failed.length} not); the journal keeps the rest`,
+  );
+  return result;
+}
+
+/** A clean rollback removes the journal; otherwise it keeps the segments not yet reverted. */
+async function keepOrRemove(
+  store: StateStore,
+  journal: RollbackJournal,
+  segments: RollbackJournalSegment[],
+): Promise<void> {
+  if (segments.length === 0) await store.journals.remove(journal.stackName, journal.region);
+  else await store.journals.write({ ...journal, segments });
+}
+
+/**
+ * The in-progress segment of a deploy that was killed: its journaled operations,
+ * then those in the log segments after its mark, then the ones it had in flight
+ * (settled now: re-sent with their tokens, so what they made is known and reverted).
+ */
+async function completeFromLog(
+  store: StateStore,
+  session: StackSession,
+  journal: RollbackJournal,
+  ops: ResourceOperations,
+  concurrency: number | undefined,
+): Promise<RollbackJournalSegment> {
+  const { stackName, region } = session;
+  const older = journal.segments.slice(0, -1);
+  const segment = journal.segments[journal.segments.length - 1];
+  const recorder = new JournalRecorder();
+  const refs = await store.wal.list(stackName, region);
+  const read = await mapWithConcurrency(refs, 8, (r) => store.wal.read(r));
+  const logSegments = read.filter(
+    (s): s is WalSegment => s !== undefined && s.lineage === session.builder.lineage,
+  );
+  const replay = new StackStateBuilder(stackName, region, session.initial?.state);
+  recordFromSegments(replay, logSegments, segment.walSeq ?? 0, recorder);
+  const { walSeq: _mark, ...rest } = segment;
+  const completed = (): RollbackJournalSegment => {
+    const failedOperations = [...(segment.failedOperations ?? []), ...recorder.failedOperations];
+    return {
+      ...rest,
+      operations: [...segment.operations, ...recorder.operations],
+      ...(failedOperations.length ? { failedOperations } : {}),
+    };
+  };
+  // The log segments are deleted once folded: the journal holds their operations first.
+  session.beforeFold = () => store.journals.write({ ...journal, segments: [...older, completed()] });
+  session.onOutcome = (o) => recorder.observe(o);
+  try {
+    await settlePendingIntents(session, ops, { concurrency, logger: store.logger });
+  } finally {
+    session.onOutcome = undefined;
+    session.beforeFold = undefined;
+  }
+  return completed();
+}
