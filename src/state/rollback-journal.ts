@@ -13,7 +13,9 @@
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { CdkdError } from '../util/errors';
 import type { Logger } from '../util/io-host';
+import { hasSecrets, redactSecrets } from '../template/redaction';
 import { purgeAndReport } from './purge';
+import { redactResourceState } from './redact-state';
 import { getObjectText, putObjectText } from './state-backend';
 import type { StateBucket } from './state-bucket';
 import type { ProvisionedBy, ResourceState } from './types';
@@ -137,8 +139,35 @@ export function parseRollbackJournal(body: string, stackName: string, where: str
   };
 }
 
+/** The journal as it may be stored: every registered secret masked in its values (src/state/redact-state.ts). */
 export function serializeRollbackJournal(journal: RollbackJournal): string {
-  return JSON.stringify(journal, null, 2);
+  return JSON.stringify(redactJournal(journal), null, 2);
+}
+
+function redactJournal(journal: RollbackJournal): RollbackJournal {
+  if (!hasSecrets()) return journal;
+  const previous = <T extends { previousState?: ResourceState }>(op: T): T =>
+    op.previousState ? { ...op, previousState: redactResourceState(op.previousState) } : op;
+  return {
+    ...journal,
+    segments: journal.segments.map((segment) => ({
+      ...segment,
+      operations: segment.operations.map((op) =>
+        previous(op.properties ? { ...op, properties: redactSecrets(op.properties) } : op),
+      ),
+      ...(segment.failedOperations
+        ? {
+            failedOperations: segment.failedOperations.map((op) =>
+              previous(
+                op.attemptedProperties
+                  ? { ...op, attemptedProperties: redactSecrets(op.attemptedProperties) }
+                  : op,
+              ),
+            ),
+          }
+        : {}),
+    })),
+  };
 }
 
 /** Reads, writes and removes the stacks' rollback journals. */

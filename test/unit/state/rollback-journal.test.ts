@@ -14,6 +14,7 @@ import {
   serializeRollbackJournal,
 } from '../../../src/state/rollback-journal';
 import type { IntentRecord, ResourceState } from '../../../src/state/types';
+import { clearSecrets, registerSecret } from '../../../src/template/redaction';
 
 const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'rollback-journal', 'reference-v1.json');
 
@@ -43,6 +44,23 @@ describe('rollback journal format', () => {
     const fresh = emptyJournal('Other', 'eu-west-1');
     expect(Object.keys(fresh).sort()).toEqual(['journalVersion', 'region', 'segments', 'stackName']);
     expect(fresh.journalVersion).toBe(ROLLBACK_JOURNAL_VERSION);
+  });
+
+  it('masks registered secrets in the properties and previous states it stores, not the ids', () => {
+    registerSecret('hunter2-secret');
+    try {
+      const journal = parseRollbackJournal(fs.readFileSync(FIXTURE, 'utf8'), 'MyStack', 'fixture');
+      const [first] = journal.segments;
+      first.operations[1].previousState!.properties = { Password: 'hunter2-secret' };
+      first.failedOperations![0].attemptedProperties = { MasterUserPassword: 'x-hunter2-secret-y' };
+      const stored = serializeRollbackJournal(journal);
+      expect(stored).not.toContain('hunter2-secret');
+      const back = parseRollbackJournal(stored, 'MyStack', 'fixture');
+      expect(back.segments[0].operations[1].previousState?.properties).toEqual({ Password: '***' });
+      expect(back.segments[0].operations.map((o) => o.logicalId)).toEqual(['Bucket', 'Queue']);
+    } finally {
+      clearSecrets();
+    }
   });
 
   it('refuses a newer journalVersion, naming the remedy', () => {
