@@ -139,6 +139,15 @@ export interface CreateContext {
    */
   attempt?: number;
   /**
+   * True when an earlier send of this create may have taken effect without cdkd hearing of
+   * it: cdkd is settling a create an interrupted run left in flight, or retrying one (then
+   * {@link attempt} is above 0 as well). A provider whose create API takes no idempotency
+   * token (KMS `CreateKey`, say) looks for the resource that send made — by its
+   * {@link ownership} tags — before making one. Absent (false) on a first send, and in cdkd
+   * versions before it was added (1.2): there, treat `attempt > 0` as in doubt. Since 1.2.
+   */
+  inDoubt?: boolean;
+  /**
    * Aborted when the operation must stop: Ctrl-C, or the stack lock was lost. Pass it to
    * SDK calls (`client.send(command, { abortSignal })`) and to waiters. Absent in cdkd
    * versions before it was added.
@@ -485,8 +494,22 @@ export interface ProviderRegistration {
    * (or, for a type with its own {@link schema}, is refused before anything changes).
    */
   handledProperties: string[];
-  /** Properties deliberately not wired, each with a one-line rationale. */
+  /**
+   * Properties deliberately not wired, each with a one-line rationale. A resource setting one
+   * stays with this provider, and the property is not sent to AWS.
+   */
   unhandledByDesign?: Record<string, string>;
+  /**
+   * Properties this provider leaves to Cloud Control by design, each with a one-line rationale
+   * (say, `"replication: not wired; Cloud Control applies it"`). A resource whose template sets
+   * one is provisioned through Cloud Control, with the rationale as the route's reason (shown
+   * by the provisioning summary, `cdkd diff` and `cdkd providers`), so nothing the template
+   * asks for is dropped; `cdkd providers check` counts them as accounted for. A property may
+   * be in only one of `handledProperties`, `unhandledByDesign` and this. Since 1.2; older cdkd
+   * versions ignore it and route such a resource to Cloud Control all the same (there the
+   * property is unaccounted for).
+   */
+  cloudControlByDesign?: Record<string, string>;
   /**
    * The schema of a type outside AWS's catalogue; leave absent for an AWS type.
    * See {@link ResourceTypeSchema}. Since 1.1; older cdkd versions refuse such a registration.

@@ -1,10 +1,22 @@
 /**
- * Resources nothing installed can provision (custom resources, nested stacks,
- * misspelt types, org-internal types without their pack): one rule for why and
- * what to do, used by the deploy preflight
- * ({@link ResourceProvisioner.assertProvisionable}) and by diff to flag them.
+ * Resources nothing installed can provision (custom resources, misspelt types,
+ * org-internal types without their pack): one rule for which types can be
+ * provisioned, why the others cannot and what to do, used by the deploy
+ * preflight ({@link ResourceProvisioner.assertProvisionable}) and by diff to
+ * flag them.
  */
 import type { StackPlan } from '../plan/types';
+
+/** A nested stack: cdkd deploys it as a child stack (src/engine/nested-stack.ts). */
+export const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
+
+/**
+ * True when cdkd can provision `type`: the engine does it itself (nested stacks,
+ * never sent to a pack or Cloud Control), or `registry` can route it.
+ */
+export function canProvisionType(type: string, registry: { canProvision(type: string): boolean }): boolean {
+  return type === NESTED_STACK_TYPE || registry.canProvision(type);
+}
 
 export interface Unprovisionable {
   logicalId: string;
@@ -33,12 +45,6 @@ export function unprovisionableReason(type: string): [reason: string, remedy: st
   if (type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource') {
     return [
       'custom resources are not supported by this version of cdkd yet',
-      'Remove these resources from the stack, or deploy this stack with the CDK CLI.',
-    ];
-  }
-  if (type === 'AWS::CloudFormation::Stack') {
-    return [
-      'nested stacks are not supported by this version of cdkd yet',
       'Remove these resources from the stack, or deploy this stack with the CDK CLI.',
     ];
   }

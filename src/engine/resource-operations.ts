@@ -289,7 +289,7 @@ export class ResourceOperations {
         const routed = this.options.provisioner.routeIntent(intent, this.session.region);
         const old = this.now() - intent.at > CLIENT_TOKEN_LIFETIME_MS && routed.provisionedBy === 'cc-api';
         if (old) await this.resumeOldCreate(intent, routed);
-        else await this.runCreate(intent, routed);
+        else await this.runCreate(intent, routed, { inDoubt: true });
       } else if (intent.operation === 'update') {
         const record = this.session.builder.get(logicalId);
         if (!record || record.physicalId !== intent.physicalId)
@@ -326,7 +326,12 @@ export class ResourceOperations {
 
   // ---------------------------------------------------------------------------
 
-  private async runCreate(intent: IntentRecord, routed: RoutedProvider): Promise<ResourceState> {
+  /** `inDoubt`: the intent was sent before, by a run that never heard how it went (settling). */
+  private async runCreate(
+    intent: IntentRecord,
+    routed: RoutedProvider,
+    options: { inDoubt?: boolean } = {},
+  ): Promise<ResourceState> {
     const { logicalId, resourceType } = intent;
     const properties = intent.properties ?? {};
     const sent = await this.options.withSecrets(properties);
@@ -334,7 +339,7 @@ export class ResourceOperations {
     let result: ResourceCreateResult;
     try {
       result = await this.options.provisioner.create(routed, logicalId, resourceType, sent, {
-        context: (attempt) => this.createContext(intent, base + attempt),
+        context: (attempt) => this.createContext(intent, base + attempt, options.inDoubt),
         beforeRetry: (attempt) => this.session.recordAttempt(intent.id, base + attempt),
         signal: this.session.cancelSignal,
       });
@@ -518,7 +523,11 @@ export class ResourceOperations {
     };
   }
 
-  private createContext(intent: IntentRecord, attempt: number): CreateContext & RequestTokenSink {
+  private createContext(
+    intent: IntentRecord,
+    attempt: number,
+    inDoubt = false,
+  ): CreateContext & RequestTokenSink {
     return {
       ...buildCreateContext({
         stackName: this.session.stackName,
@@ -526,6 +535,7 @@ export class ResourceOperations {
         logicalId: intent.logicalId,
         idempotencyToken: intent.token,
         attempt,
+        inDoubt,
         signal: this.session.cancelSignal,
       }),
       onRequestToken: (t, a) => this.session.noteRequestToken(intent.id, a, t),

@@ -102,6 +102,8 @@ export function buildCreateContext(input: {
   logicalId: string;
   idempotencyToken: string;
   attempt?: number;
+  /** An earlier send of this create may have taken effect unseen (see `CreateContext.inDoubt`). */
+  inDoubt?: boolean;
   signal?: AbortSignal;
 }): CreateContext {
   const { stackName, region, logicalId, idempotencyToken, signal } = input;
@@ -110,6 +112,7 @@ export function buildCreateContext(input: {
     region,
     idempotencyToken,
     attempt: input.attempt ?? 0,
+    ...(input.inDoubt || (input.attempt ?? 0) > 0 ? { inDoubt: true } : {}),
     ...(signal ? { signal } : {}),
     generatePhysicalName: (options) => generatePhysicalName(stackName, logicalId, idempotencyToken, options),
     ownership: ownershipFor(stackName, logicalId, idempotencyToken),

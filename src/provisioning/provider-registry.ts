@@ -69,6 +69,8 @@ export interface RegisteredProvider {
   handledProperties: ReadonlySet<string>;
   /** By-design unhandled properties and their rationales. */
   unhandledByDesign: ReadonlyMap<string, string>;
+  /** Properties whose resources go to Cloud Control by design, and why. */
+  cloudControlByDesign: ReadonlyMap<string, string>;
   /** The provider's physical ids are the type's Cloud Control identifiers (resources may move). */
   physicalIdIsPrimaryIdentifier: boolean;
   /** The provider can take the type's final snapshot (`DeletionPolicy: Snapshot`). */
@@ -177,9 +179,20 @@ function handlesAll(r: RegisteredProvider): RouteDecision {
   return packRoute(r, `${r.packName} handles every property the template sets`);
 }
 
-/** Why `r` cannot take a resource on its own: the properties it does not handle. */
+/**
+ * Why `r` cannot take a resource on its own: the properties it does not handle,
+ * with the rationale of those it leaves to Cloud Control by design.
+ */
 function setsUnhandled(unhandled: string[], r: RegisteredProvider, type: string): string {
-  return `the template sets ${quoteList(unhandled)}, which ${r.packName} does not handle for ${type}`;
+  const byDesign = unhandled.filter((p) => r.cloudControlByDesign.has(p));
+  const others = unhandled.filter((p) => !r.cloudControlByDesign.has(p));
+  const parts: string[] = [];
+  if (others.length > 0) parts.push(`${quoteList(others)}, which ${r.packName} does not handle for ${type}`);
+  for (const p of byDesign)
+    parts.push(
+      `${p}, which ${r.packName} leaves to Cloud Control by design (${r.cloudControlByDesign.get(p)})`,
+    );
+  return `the template sets ${parts.join('; and ')}`;
 }
 
 /** How to get a working pack, by how it is installed. */
@@ -658,6 +671,9 @@ export class ProviderRegistry {
     const byDesignRaw = entry.unhandledByDesign ?? {};
     if (!isRecord(byDesignRaw))
       return refuse('unhandledByDesign must be an object of property name to rationale');
+    const toCloudControlRaw = entry.cloudControlByDesign ?? {};
+    if (!isRecord(toCloudControlRaw))
+      return refuse('cloudControlByDesign must be an object of property name to rationale');
     if (
       entry.physicalIdIsPrimaryIdentifier !== undefined &&
       typeof entry.physicalIdIsPrimaryIdentifier !== 'boolean'
@@ -668,13 +684,14 @@ export class ProviderRegistry {
 
     const known = new Set(schemas.propertyNames(type));
     const readOnly = new Set(schemas.readOnlyPropertyNames(type));
-    const byDesign = new Map<string, string>();
-    for (const [name, rationale] of Object.entries(byDesignRaw))
-      byDesign.set(name, typeof rationale === 'string' ? rationale : '');
+    const rationales = (raw: Record<string, unknown>) =>
+      new Map(Object.entries(raw).map(([name, r]) => [name, typeof r === 'string' ? r : '']));
+    const byDesign = rationales(byDesignRaw);
+    const toCloudControl = rationales(toCloudControlRaw);
 
-    const unknownProps = [...new Set([...(handled as string[]), ...byDesign.keys()])].filter(
-      (p) => !known.has(p),
-    );
+    const unknownProps = [
+      ...new Set([...(handled as string[]), ...byDesign.keys(), ...toCloudControl.keys()]),
+    ].filter((p) => !known.has(p));
     if (unknownProps.length > 0) {
       const which = unknownProps.length === 1 ? 'is not a property' : 'are not properties';
       return refuse(`${quoteList(unknownProps)} ${which} of ${type}`, unknownProps);
@@ -686,11 +703,22 @@ export class ProviderRegistry {
         readOnlyProps,
       );
     }
-    const noRationale = [...byDesign].filter(([, r]) => r.trim() === '').map(([p]) => p);
-    if (noRationale.length > 0) {
+    for (const [field, map] of [
+      ['unhandledByDesign', byDesign],
+      ['cloudControlByDesign', toCloudControl],
+    ] as const) {
+      const noRationale = [...map].filter(([, r]) => r.trim() === '').map(([p]) => p);
+      if (noRationale.length > 0) {
+        return refuse(`${field}.${noRationale.join(`, ${field}.`)} needs a non-empty rationale`, noRationale);
+      }
+    }
+    const twice = [...toCloudControl.keys()].filter(
+      (p) => byDesign.has(p) || (handled as string[]).includes(p),
+    );
+    if (twice.length > 0) {
       return refuse(
-        `unhandledByDesign.${noRationale.join(', unhandledByDesign.')} needs a non-empty rationale`,
-        noRationale,
+        `${quoteList(twice)} ${twice.length === 1 ? 'is' : 'are'} listed in cloudControlByDesign and also as handled or unhandled by design`,
+        twice,
       );
     }
     const both = (handled as string[]).filter((p) => byDesign.has(p));
@@ -708,6 +736,7 @@ export class ProviderRegistry {
       ...(pack.pluginVersion ? { packVersion: pack.pluginVersion } : {}),
       handledProperties: new Set(handled as string[]),
       unhandledByDesign: byDesign,
+      cloudControlByDesign: toCloudControl,
       physicalIdIsPrimaryIdentifier: entry.physicalIdIsPrimaryIdentifier === true,
       canSnapshot: entry.canSnapshot === true,
       ...(ownSchema ? { ownSchema } : {}),

@@ -17,8 +17,6 @@ import {
   ListTagsForResourceCommand,
   PutPermissionCommand,
   RemovePermissionCommand,
-  TagResourceCommand,
-  UntagResourceCommand,
   UpdateEventBusCommand,
   type DeadLetterConfig,
   type LogConfig,
@@ -34,16 +32,8 @@ import type {
   ResourceUpdateResult,
   UpdateContext,
 } from '@cdkd/plugin-api';
-import {
-  errorMessage,
-  errorName,
-  existsError,
-  isNotFound,
-  provisioningError,
-  readTags,
-  tagMap,
-  tagUpdates,
-} from './events-errors';
+import { errorMessage, errorName, existsError, isNotFound, provisioningError } from './events-errors';
+import { readTags, reconcileTags, tagMap } from './tags';
 
 export const BUS_TYPE = 'AWS::Events::EventBus';
 
@@ -164,13 +154,7 @@ export class EventsBusProvider implements ResourceProvider {
             },
           );
       }
-      const { set, remove } = tagUpdates(tagMap(properties.Tags), tagMap(previousProperties.Tags));
-      if (remove.length)
-        await client.send(new UntagResourceCommand({ ResourceARN: arn, TagKeys: remove }), {
-          abortSignal: signal,
-        });
-      if (set.length)
-        await client.send(new TagResourceCommand({ ResourceARN: arn, Tags: set }), { abortSignal: signal });
+      await reconcileTags(client, arn, properties.Tags, previousProperties.Tags, signal);
     } catch (err) {
       throw provisioningError(this.ctx, err, `updating event bus ${physicalId}`, {
         logicalId,

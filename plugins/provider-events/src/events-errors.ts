@@ -53,29 +53,3 @@ export function existsError(
     remedy,
   });
 }
-
-/** A template's `Tags` (`[{ Key, Value }]`) as a map. */
-export function tagMap(tags: unknown): Record<string, string> {
-  const map: Record<string, string> = {};
-  for (const tag of Array.isArray(tags) ? tags : []) {
-    const { Key, Value } = (tag ?? {}) as { Key?: unknown; Value?: unknown };
-    if (typeof Key === 'string') map[Key] = Value === undefined || Value === null ? '' : String(Value);
-  }
-  return map;
-}
-
-/** TagResource / UntagResource inputs between two template tag maps (cdkd's ownership tags are never in either). */
-export function tagUpdates(desired: Record<string, string>, previous: Record<string, string>) {
-  const set = Object.entries(desired)
-    .filter(([k, v]) => previous[k] !== v)
-    .map(([Key, Value]) => ({ Key, Value }));
-  return { set, remove: Object.keys(previous).filter((k) => !(k in desired)) };
-}
-
-/** Tags read from AWS, sorted, without cdkd's ownership tags (`cdkd:*`). */
-export function readTags(tags: ReadonlyArray<{ Key?: string; Value?: string }> | undefined) {
-  return (tags ?? [])
-    .filter((t) => t.Key && !t.Key.startsWith('cdkd:'))
-    .map((t) => ({ Key: t.Key!, Value: t.Value ?? '' }))
-    .sort((a, b) => a.Key.localeCompare(b.Key));
-}

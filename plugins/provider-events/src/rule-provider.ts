@@ -24,8 +24,6 @@ import {
   PutRuleCommand,
   PutTargetsCommand,
   RemoveTargetsCommand,
-  TagResourceCommand,
-  UntagResourceCommand,
   type Target,
 } from '@aws-sdk/client-eventbridge';
 import type {
@@ -39,15 +37,8 @@ import type {
   ResourceUpdateResult,
   UpdateContext,
 } from '@cdkd/plugin-api';
-import {
-  errorMessage,
-  existsError,
-  isNotFound,
-  provisioningError,
-  readTags,
-  tagMap,
-  tagUpdates,
-} from './events-errors';
+import { errorMessage, existsError, isNotFound, provisioningError } from './events-errors';
+import { readTags, reconcileTags, tagMap } from './tags';
 import {
   busName,
   DEFAULT_BUS,
@@ -163,13 +154,7 @@ export class EventsRuleProvider implements ResourceProvider {
     try {
       // PutRule on an existing rule ignores tags: they are reconciled below.
       await this.putRule(id, properties, undefined, signal);
-      const { set, remove } = tagUpdates(tagMap(properties.Tags), tagMap(previousProperties.Tags));
-      if (remove.length)
-        await client.send(new UntagResourceCommand({ ResourceARN: arn, TagKeys: remove }), {
-          abortSignal: signal,
-        });
-      if (set.length)
-        await client.send(new TagResourceCommand({ ResourceARN: arn, Tags: set }), { abortSignal: signal });
+      await reconcileTags(client, arn, properties.Tags, previousProperties.Tags, signal);
       const { put, remove: gone } = targetChanges(properties, previousProperties);
       await this.removeTargets(id, gone, signal);
       await this.putTargets(id, put, signal);

@@ -8,6 +8,7 @@ import type { ProviderPack, ProvidersHook } from '@cdkd/plugin-api';
 import type { S3BucketPolicyProvider } from './bucket-policy-provider';
 import type { S3BucketProvider } from './bucket-provider';
 import {
+  BUCKET_CLOUD_CONTROL_PROPERTIES,
   BUCKET_HANDLED_PROPERTIES,
   BUCKET_POLICY_HANDLED_PROPERTIES,
   BUCKET_POLICY_TYPE,
@@ -25,6 +26,7 @@ export function s3ProviderPack(): ProviderPack {
       {
         resourceType: BUCKET_TYPE,
         handledProperties: [...BUCKET_HANDLED_PROPERTIES],
+        cloudControlByDesign: { ...BUCKET_CLOUD_CONTROL_PROPERTIES },
         // The bucket name is the physical id and Cloud Control's identifier of a bucket.
         physicalIdIsPrimaryIdentifier: true,
         createProvider: (ctx) => {

@@ -55,11 +55,13 @@ describe('@cdkd/provider-s3 registration', () => {
     expect(coverage.counts.handled).toBe(schemas.writablePropertyNames('AWS::S3::BucketPolicy').length);
   });
 
-  it('leaves to Cloud Control exactly the bucket properties it does not wire', () => {
+  it('accounts for every bucket property: handled, or left to Cloud Control by design with its reason', () => {
     const coverage = propertyCoverage(registry.registrationFor('AWS::S3::Bucket')!, schemas);
-    const unaccounted = coverage.properties.filter((p) => p.status === 'unaccounted').map((p) => p.property);
-    expect(unaccounted.sort()).toEqual(TO_CLOUD_CONTROL);
-    expect(coverage.counts.handled + unaccounted.length).toBe(
+    expect(coverage.counts.unaccounted).toBe(0);
+    const toCloudControl = coverage.properties.filter((p) => p.status === 'cloud-control');
+    expect(toCloudControl.map((p) => p.property).sort()).toEqual(TO_CLOUD_CONTROL);
+    for (const p of toCloudControl) expect(p.rationale).toMatch(/Cloud Control/);
+    expect(coverage.counts.handled + toCloudControl.length).toBe(
       schemas.writablePropertyNames('AWS::S3::Bucket').length,
     );
   });
@@ -74,7 +76,9 @@ describe('@cdkd/provider-s3 registration', () => {
       LoggingConfiguration: { DestinationBucketName: 'logs' },
     });
     expect(logged.route).toBe('cc-api');
-    expect(logged.reason).toMatch(/LoggingConfiguration/);
+    expect(logged.reason).toBe(
+      'the template sets LoggingConfiguration, which @cdkd/provider-s3 leaves to Cloud Control by design (server access logging: not wired (PutBucketLogging); Cloud Control applies it)',
+    );
   });
 
   it('is what the hook returns', async () => {
@@ -99,7 +103,7 @@ describe('@cdkd/provider-s3 as built', () => {
     expect(JSON.parse(r.stdout)).toEqual({ before: false, after: true });
   });
 
-  it('is 100 % accounted for by `cdkd providers check --pack`, but for the Cloud Control properties', () => {
+  it('is 100 % accounted for by `cdkd providers check --pack`', () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-s3-check-'));
     try {
       const r = spawnSync(
@@ -131,10 +135,12 @@ describe('@cdkd/provider-s3 as built', () => {
         'AWS::S3::BucketPolicy',
       ]);
       const [bucket, policy] = result.coverage;
-      expect(bucket!.counts).toEqual(expect.objectContaining({ handled: 9, 'by-design': 0 }));
+      expect(bucket!.counts).toEqual(
+        expect.objectContaining({ handled: 9, 'by-design': 0, 'cloud-control': 16, unaccounted: 0 }),
+      );
       expect(
         bucket!.properties
-          .filter((p) => p.status === 'unaccounted')
+          .filter((p) => p.status === 'cloud-control')
           .map((p) => p.property)
           .sort(),
       ).toEqual(TO_CLOUD_CONTROL);

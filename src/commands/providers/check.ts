@@ -17,7 +17,7 @@ export default class ProvidersCheck extends CdkdCommand {
   static override summary = "Check provider pack registrations against cdkd's resource schemas";
 
   static override description =
-    'Classifies every schema property of each registered type as handled, by-design, read-only or unaccounted (a template setting an unaccounted property goes to Cloud Control). Exits non-zero when a registration is invalid, so a pack can run it in its own CI.';
+    'Classifies every schema property of each registered type as handled, by-design, cloud-control (a template setting it goes to Cloud Control by design), read-only or unaccounted (a template setting it goes to Cloud Control). Exits non-zero when a registration is invalid, so a pack can run it in its own CI.';
 
   static override examples = [
     '<%= config.bin %> providers check',
@@ -82,7 +82,10 @@ export default class ProvidersCheck extends CdkdCommand {
     }
     const blocks = coverage.map((c) => {
       const { handled, unaccounted, total } = c.counts;
-      const title = `${c.resourceType} (${c.packName}): ${handled} handled, ${c.counts['by-design']} by design, ${c.counts['read-only']} read-only, ${unaccounted} unaccounted of ${total}`;
+      const toCloudControl = c.counts['cloud-control'];
+      const title = `${c.resourceType} (${c.packName}): ${handled} handled, ${c.counts['by-design']} by design, ${
+        toCloudControl > 0 ? `${toCloudControl} to Cloud Control by design, ` : ''
+      }${c.counts['read-only']} read-only, ${unaccounted} unaccounted of ${total}`;
       const rows = c.properties.map((p) => [p.property, p.status, p.rationale ?? '']);
       return `${title}\n${indent(formatTable(['PROPERTY', 'STATUS', 'RATIONALE'], rows))}`;
     });

@@ -18,6 +18,7 @@ export interface ProviderListEntry {
   /** The type's schema came with the pack (an org-internal type). */
   ownSchema: boolean;
   handled: number;
+  /** Properties unhandled by design, and those whose resources go to Cloud Control by design. */
   byDesign: number;
   /** Properties a template can set (read-only ones excluded). */
   total: number;
@@ -52,7 +53,7 @@ export default class Providers extends CdkdCommand {
       install: r.pluginType,
       ownSchema: r.ownSchema !== undefined,
       handled: r.handledProperties.size,
-      byDesign: r.unhandledByDesign.size,
+      byDesign: r.unhandledByDesign.size + r.cloudControlByDesign.size,
       total: schemas.writablePropertyNames(r.resourceType).length,
     }));
     const result = { providers, overrides: registry.overrides, problems: registry.problems };

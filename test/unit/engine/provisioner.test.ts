@@ -195,3 +195,85 @@ describe('ResourceProvisioner.assertProvisionable', () => {
     expect(host.text('warn').filter((t) => t.includes('@gone/sqs'))).toHaveLength(1);
   });
 });
+
+describe('nested stacks (AWS::CloudFormation::Stack)', () => {
+  const nested = (extra: Partial<ResourceState> = {}): ResourceState => ({
+    physicalId: 'arn:aws:cloudformation:us-east-1:123456789012:stack/S~Child/1',
+    resourceType: 'AWS::CloudFormation::Stack',
+    properties: { TemplateURL: 'https://s3.us-east-1.amazonaws.com/b/k.json' },
+    provisionedBy: 'sdk',
+    ...extra,
+  });
+
+  it('are provisioned by the engine: preflight passes, and create, update, delete and a settle never reach Cloud Control', async () => {
+    const { p } = await provisioner();
+    expect(p.canProvision('AWS::CloudFormation::Stack')).toBe(true);
+    expect(() =>
+      p.assertProvisionable(
+        plan([
+          create('Child', 'AWS::CloudFormation::Stack', { TemplateURL: 'https://s3.amazonaws.com/b/k.json' }),
+          { logicalId: 'Old', resourceType: 'AWS::CloudFormation::Stack', action: 'DELETE' },
+        ]),
+        { Old: nested() },
+      ),
+    ).not.toThrow();
+    expect(() => p.assertDeletable('S', { Child: nested() })).not.toThrow();
+    const routes = [
+      p.route('AWS::CloudFormation::Stack', {}, 'us-east-1'),
+      p.route('AWS::CloudFormation::Stack', {}, 'us-east-1', nested()),
+      p.routeRecord(nested(), 'us-east-1'),
+      p.routeIntent({ resourceType: 'AWS::CloudFormation::Stack', provisionedBy: 'sdk' }, 'us-east-1'),
+    ];
+    for (const routed of routes) {
+      expect(routed.decision.route).toBe('engine');
+      expect(routed.provider).toBe(p.nestedStacks);
+      expect(routed.provenance).toEqual({
+        provisionedBy: 'sdk',
+        providerPack: undefined,
+        providerPackVersion: undefined,
+      });
+    }
+    // Not counted as any provider's resource: the child's resources are.
+    expect(p.stats().routes).toEqual({ sdk: {}, cloudControl: {} });
+  });
+
+  it('a nested stack an older cdkd sent to Cloud Control is deleted there', async () => {
+    const { p } = await provisioner();
+    expect(p.routeRecord(nested({ provisionedBy: 'cc-api' }), 'us-east-1').decision.route).toBe('cc-api');
+  });
+
+  it('hold no slot while their children run, so a child never waits for its parent', async () => {
+    const { p } = await provisioner();
+    const gate = p.slots(
+      (id) => ({ resourceType: id.startsWith('Child') ? 'AWS::CloudFormation::Stack' : 'AWS::SQS::Queue' }),
+      1,
+    );
+    const nestedClass = gate.classOf('Child1');
+    for (let i = 0; i < 50; i++) expect(gate.tryAcquire(nestedClass)).toBe(true);
+    const queue = gate.classOf('Queue');
+    expect(gate.tryAcquire(queue)).toBe(true);
+    expect(gate.tryAcquire(queue)).toBe(false);
+    gate.release(queue);
+    gate.release(nestedClass);
+    expect(gate.tryAcquire(queue)).toBe(true);
+  });
+
+  it('refuse an operation outside a parent session, naming the remedy', async () => {
+    const { p } = await provisioner();
+    await expect(
+      p.nestedStacks.delete(
+        'Child',
+        nested().physicalId,
+        'AWS::CloudFormation::Stack',
+        {},
+        {
+          stackName: 'S',
+          expectedRegion: 'us-east-1',
+        },
+      ),
+    ).rejects.toMatchObject({
+      code: 'NESTED_STACK_NO_PARENT',
+      remedy: 'Deploy or destroy the parent stack.',
+    });
+  });
+});

@@ -758,3 +758,48 @@ describe('ProviderRegistry with --cloud-control-only', () => {
     expect(usual.providerFor('AWS::SSM::Parameter', { Name: 'n' }).route).toBe('sdk');
   });
 });
+
+describe('cloudControlByDesign', () => {
+  const withCloudControl = (cloudControlByDesign: unknown, handled = ['QueueName']) =>
+    ProviderRegistry.fromPacks(
+      [
+        pack('@acme/widgets', 'user', [
+          { ...registration('AWS::SQS::Queue', handled), cloudControlByDesign },
+        ]),
+      ],
+      schemas,
+    );
+
+  it('routes a resource setting such a property to Cloud Control with the rationale, and counts it as accounted for', () => {
+    const registry = withCloudControl({
+      RedrivePolicy: 'dead-letter queues: not wired; Cloud Control applies it',
+    });
+    expect(registry.problems).toEqual([]);
+    expect(registry.providerFor('AWS::SQS::Queue', { QueueName: 'q' }).route).toBe('sdk');
+    expect(
+      registry.providerFor('AWS::SQS::Queue', { QueueName: 'q', RedrivePolicy: {}, DelaySeconds: 1 }),
+    ).toEqual({
+      route: 'cc-api',
+      unhandledProperties: ['DelaySeconds', 'RedrivePolicy'],
+      reason:
+        'the template sets DelaySeconds, which @acme/widgets does not handle for AWS::SQS::Queue; and RedrivePolicy, which @acme/widgets leaves to Cloud Control by design (dead-letter queues: not wired; Cloud Control applies it)',
+    });
+    const coverage = propertyCoverage(registry.registrationFor('AWS::SQS::Queue')!, schemas);
+    expect(coverage.properties.find((p) => p.property === 'RedrivePolicy')).toEqual({
+      property: 'RedrivePolicy',
+      status: 'cloud-control',
+      rationale: 'dead-letter queues: not wired; Cloud Control applies it',
+    });
+    expect(coverage.counts['cloud-control']).toBe(1);
+  });
+
+  it.each([
+    [{ NotAProperty: 'x' }, /NotAProperty is not a property of AWS::SQS::Queue/],
+    [{ RedrivePolicy: ' ' }, /cloudControlByDesign\.RedrivePolicy needs a non-empty rationale/],
+    [{ QueueName: 'x' }, /QueueName is listed in cloudControlByDesign and also as handled/],
+    ['nope', /cloudControlByDesign must be an object/],
+  ])('refuses %j', (declared, message) => {
+    const registry = withCloudControl(declared);
+    expect(registry.problems.map((p) => p.message)).toEqual([expect.stringMatching(message)]);
+  });
+});

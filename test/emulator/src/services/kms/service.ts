@@ -175,11 +175,13 @@ export class KmsOperations {
       return { PolicyNames: ['default'], Truncated: false };
     },
     UpdateKeyDescription: (ctx, input: Input) => {
-      this.keys.updateDescription(
-        scopeOf(ctx),
-        requireString(input, 'KeyId'),
-        requireString(input, 'Description'),
-      );
+      // Required, but may be empty (0-8192 characters): an empty one clears the description.
+      if (typeof input.Description !== 'string')
+        throw new AwsError(
+          'ValidationException',
+          "1 validation error detected: Value null at 'description' failed to satisfy constraint: Member must not be null",
+        );
+      this.keys.updateDescription(scopeOf(ctx), requireString(input, 'KeyId'), input.Description);
       return {};
     },
     TagResource: (ctx, input: Input) => {
