@@ -19,7 +19,7 @@ import { renderDestroyFailure } from '../ui/destroy-report';
 
 export default class Destroy extends CdkdCommand {
   static override description = `Delete the selected stacks' AWS resources and their state
-Resources are deleted in reverse dependency order (independent ones in parallel), from what state records; stacks that depend on a selected stack (through the app's dependencies or a cross-stack reference) are destroyed first. DeletionPolicy Retain keeps a resource in AWS. Asks first on a terminal; without one (or with --ci) it refuses unless --force (or --yes), as the CDK CLI does.`;
+Resources are deleted in reverse dependency order (independent ones in parallel), from what state records; stacks that depend on a selected stack (through the app's dependencies or a cross-stack reference) are destroyed first. DeletionPolicy Retain keeps a resource in AWS; DeletionPolicy Snapshot is honoured through a provider pack that can take the snapshot, otherwise the destroy is refused before anything is deleted. Asks first on a terminal; without one (or with --ci) it refuses unless --force (or --yes), as the CDK CLI does.`;
 
   static override examples = ['<%= config.bin %> destroy MyStack', '<%= config.bin %> destroy --all --force'];
 

@@ -118,6 +118,11 @@ describe('ProviderRegistry validation', () => {
       { resourceType: 'AWS::SQS::Queue', handledProperties: [] },
       /createProvider is not a function/,
     ],
+    [
+      'a canSnapshot that is not a boolean',
+      { ...registration('AWS::RDS::DBCluster', []), canSnapshot: 'yes' },
+      /canSnapshot must be true or false/,
+    ],
     ['a registration that is not an object', 42, /providers\[0\] is not a registration object/],
   ])('refuses %s', (_what, entry, message) => {
     const registry = ProviderRegistry.fromPacks([pack('@acme/p', 'user', [entry])], schemas);
