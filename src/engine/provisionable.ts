@@ -1,10 +1,12 @@
 /**
- * Resources nothing installed can provision (custom resources, nested stacks,
- * misspelt types, org-internal types without their pack): one rule for why and
+ * Resources nothing installed can provision (nested stacks and the other types
+ * only CloudFormation runs, misspelt types, org-internal types without their
+ * pack): one rule for why and
  * what to do, used by the deploy preflight
  * ({@link ResourceProvisioner.assertProvisionable}) and by diff to flag them.
  */
 import type { StackPlan } from '../plan/types';
+import { CLOUD_CONTROL_CANNOT_PROVISION } from '../provisioning/cloud-control-types';
 
 export interface Unprovisionable {
   logicalId: string;
@@ -30,16 +32,16 @@ export function unprovisionableResources(
 
 /** Why a type nothing can provision is refused, and the remedy. */
 export function unprovisionableReason(type: string): [reason: string, remedy: string] {
-  if (type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource') {
+  if (type === 'AWS::CloudFormation::Stack') {
     return [
-      'custom resources are not supported by this version of cdkd yet',
+      'nested stacks are not supported by this version of cdkd yet, and Cloud Control cannot provision them',
       'Remove these resources from the stack, or deploy this stack with the CDK CLI.',
     ];
   }
-  if (type === 'AWS::CloudFormation::Stack') {
+  if (CLOUD_CONTROL_CANNOT_PROVISION.has(type)) {
     return [
-      'nested stacks are not supported by this version of cdkd yet',
-      'Remove these resources from the stack, or deploy this stack with the CDK CLI.',
+      'CloudFormation runs this type itself: Cloud Control cannot provision it, and no provider pack registers it',
+      `Remove it from the stack (a ${type.split('::')[2]} has no meaning outside CloudFormation), or deploy this stack with the CDK CLI.`,
     ];
   }
   if (/^(AWS|Alexa)::/.test(type)) {

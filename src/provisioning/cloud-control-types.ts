@@ -9,6 +9,4 @@
 export const CLOUD_CONTROL_CANNOT_PROVISION: ReadonlySet<string> = new Set([
   'AWS::CloudFormation::CustomResource',
   'AWS::CloudFormation::Stack',
-  'AWS::CloudFormation::WaitCondition',
-  'AWS::CloudFormation::WaitConditionHandle',
 ]);
