@@ -347,7 +347,9 @@ export class ResourceProvisioner {
             provisionedBy: 'sdk',
             // cdkd's own provider (custom resources) is no pack.
             providerPack: decision.registration.builtIn ? undefined : decision.registration.packName,
-            providerPackVersion: decision.registration.builtIn ? undefined : decision.registration.packVersion,
+            providerPackVersion: decision.registration.builtIn
+              ? undefined
+              : decision.registration.packVersion,
           }
         : { provisionedBy: 'cc-api', providerPack: undefined, providerPackVersion: undefined };
     return { decision, provider, provisionedBy: provenance.provisionedBy, provenance };

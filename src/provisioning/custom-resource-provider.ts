@@ -162,7 +162,11 @@ export class CustomResourceProvider implements ResourceProvider {
     if (!physicalId) {
       throw this.error(logicalId, resourceType, 'Create', 'the response carries no PhysicalResourceId');
     }
-    return { physicalId, attributes: response.Data ?? {}, ...(response.NoEcho ? { noEchoAttributes: true } : {}) };
+    return {
+      physicalId,
+      attributes: response.Data ?? {},
+      ...(response.NoEcho ? { noEchoAttributes: true } : {}),
+    };
   }
 
   async update(
@@ -233,14 +237,17 @@ export class CustomResourceProvider implements ResourceProvider {
         resourceType,
         requestType,
         `its ServiceToken ${serviceToken} is neither a Lambda function ARN nor an SNS topic ARN`,
-        { remedy: 'Set ServiceToken to the ARN of the Lambda function or SNS topic that handles the resource.' },
+        {
+          remedy:
+            'Set ServiceToken to the ARN of the Lambda function or SNS topic that handles the resource.',
+        },
       );
     }
     const requestId = requestIdFor(input.token, requestType, input.attempt);
     const key = customResourceResponseKey(requestId);
     const s3 = await this.options.responses.client();
     const bucket = this.options.responses.name;
-    const timeoutMs = this.timeoutMs(input.properties) ;
+    const timeoutMs = this.timeoutMs(input.properties);
 
     const alreadySent = await this.writePlaceholder(s3, bucket, key, input);
     if (alreadySent) {
@@ -262,7 +269,9 @@ export class CustomResourceProvider implements ResourceProvider {
         ResourceType: resourceType,
         ...(input.physicalId !== undefined ? { PhysicalResourceId: input.physicalId } : {}),
         ResourceProperties: stringifyScalars(input.properties),
-        ...(requestType === 'Update' ? { OldResourceProperties: stringifyScalars(input.oldProperties ?? {}) } : {}),
+        ...(requestType === 'Update'
+          ? { OldResourceProperties: stringifyScalars(input.oldProperties ?? {}) }
+          : {}),
       };
       const gone = await this.deliver(target, serviceToken, event, input);
       if (gone) {
@@ -281,25 +290,38 @@ export class CustomResourceProvider implements ResourceProvider {
     await this.cleanUp(s3, bucket, key);
     if (response.Status === 'SUCCESS') return response;
     const reason = response.Reason ? `: ${response.Reason}` : ' (it gave no Reason)';
-    throw this.error(logicalId, resourceType, requestType, `the handler reported ${response.Status ?? 'no Status'}${reason}`, {
-      remedy: `Read the handler's logs (${serviceToken}), fix the cause and re-run.`,
-      // CloudFormation deletes what a failed Create reports it made, so do we.
-      ...(requestType === 'Create' && response.PhysicalResourceId
-        ? { createdPhysicalId: response.PhysicalResourceId }
-        : {}),
-    });
+    throw this.error(
+      logicalId,
+      resourceType,
+      requestType,
+      `the handler reported ${response.Status ?? 'no Status'}${reason}`,
+      {
+        remedy: `Read the handler's logs (${serviceToken}), fix the cause and re-run.`,
+        // CloudFormation deletes what a failed Create reports it made, so do we.
+        ...(requestType === 'Create' && response.PhysicalResourceId
+          ? { createdPhysicalId: response.PhysicalResourceId }
+          : {}),
+      },
+    );
   }
 
   /** The wait: the resource's `ServiceTimeout` (seconds), else the configured default. */
   private timeoutMs(properties: Record<string, unknown>): number {
     const own = Number(properties.ServiceTimeout);
     const seconds =
-      Number.isFinite(own) && own > 0 ? own : (this.options.timeoutSeconds ?? DEFAULT_CUSTOM_RESOURCE_TIMEOUT_SECONDS);
+      Number.isFinite(own) && own > 0
+        ? own
+        : (this.options.timeoutSeconds ?? DEFAULT_CUSTOM_RESOURCE_TIMEOUT_SECONDS);
     return seconds * 1000;
   }
 
   /** Writes the empty placeholder unless it exists; true when it did (the request was sent before). */
-  private async writePlaceholder(s3: S3Client, bucket: string, key: string, input: SendInput): Promise<boolean> {
+  private async writePlaceholder(
+    s3: S3Client,
+    bucket: string,
+    key: string,
+    input: SendInput,
+  ): Promise<boolean> {
     try {
       await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: input.signal });
       return true;
@@ -329,17 +351,23 @@ export class CustomResourceProvider implements ResourceProvider {
     try {
       if (target.service === 'lambda') {
         const lambda = this.ctx.clients.get(LambdaClient, { region: target.region });
-        await lambda.send(new InvokeCommand({ FunctionName: serviceToken, InvocationType: 'Event', Payload: payload }), {
-          abortSignal: input.signal,
-        });
+        await lambda.send(
+          new InvokeCommand({ FunctionName: serviceToken, InvocationType: 'Event', Payload: payload }),
+          {
+            abortSignal: input.signal,
+          },
+        );
       } else {
         const sns = this.ctx.clients.get(SNSClient, { region: target.region });
-        await sns.send(new PublishCommand({ TopicArn: serviceToken, Message: payload }), { abortSignal: input.signal });
+        await sns.send(new PublishCommand({ TopicArn: serviceToken, Message: payload }), {
+          abortSignal: input.signal,
+        });
       }
       return false;
     } catch (err) {
       const name = (err as { name?: string }).name ?? '';
-      const missing = name === 'ResourceNotFoundException' || name === 'NotFoundException' || name === 'NotFound';
+      const missing =
+        name === 'ResourceNotFoundException' || name === 'NotFoundException' || name === 'NotFound';
       if (missing && input.requestType === 'Delete') {
         this.ctx.logger.warn(
           `${input.logicalId}: its handler ${serviceToken} no longer exists, so nothing can run its Delete; counted as deleted.`,
@@ -350,7 +378,11 @@ export class CustomResourceProvider implements ResourceProvider {
         `${input.requestType} of ${input.logicalId} (${input.resourceType}) could not be sent to ${serviceToken}: ${name || 'Error'}: ${(err as Error).message}`,
         {
           cause: err,
-          resource: { logicalId: input.logicalId, resourceType: input.resourceType, physicalId: input.physicalId },
+          resource: {
+            logicalId: input.logicalId,
+            resourceType: input.resourceType,
+            physicalId: input.physicalId,
+          },
           remedy: missing
             ? 'The ServiceToken names a handler that does not exist: deploy it first (or fix the ARN), then re-run.'
             : 'Fix the cause and re-run; nothing was sent.',
@@ -371,7 +403,10 @@ export class CustomResourceProvider implements ResourceProvider {
     for (let poll = 0; ; poll++) {
       const body = await this.readPlaceholder(s3, bucket, key, input);
       if (body) return this.parseResponse(body, input);
-      const wait = Math.min(this.intervals[Math.min(poll, this.intervals.length - 1)], deadline - this.clock.now());
+      const wait = Math.min(
+        this.intervals[Math.min(poll, this.intervals.length - 1)],
+        deadline - this.clock.now(),
+      );
       if (wait <= 0) {
         throw this.error(
           input.logicalId,
@@ -388,9 +423,16 @@ export class CustomResourceProvider implements ResourceProvider {
     }
   }
 
-  private async readPlaceholder(s3: S3Client, bucket: string, key: string, input: SendInput): Promise<string> {
+  private async readPlaceholder(
+    s3: S3Client,
+    bucket: string,
+    key: string,
+    input: SendInput,
+  ): Promise<string> {
     try {
-      const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: input.signal });
+      const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }), {
+        abortSignal: input.signal,
+      });
       return (await out.Body?.transformToString()) ?? '';
     } catch (err) {
       if (input.signal?.aborted) throw this.interrupted(input);
@@ -407,9 +449,16 @@ export class CustomResourceProvider implements ResourceProvider {
     } catch {
       // reported below
     }
-    throw this.error(input.logicalId, input.resourceType, input.requestType, 'its handler sent a response that is not a JSON object', {
-      remedy: 'The handler must PUT a cfn-response JSON document (Status, PhysicalResourceId, ...) to the ResponseURL.',
-    });
+    throw this.error(
+      input.logicalId,
+      input.resourceType,
+      input.requestType,
+      'its handler sent a response that is not a JSON object',
+      {
+        remedy:
+          'The handler must PUT a cfn-response JSON document (Status, PhysicalResourceId, ...) to the ResponseURL.',
+      },
+    );
   }
 
   private sleep(ms: number, input: SendInput): Promise<void> {
@@ -450,7 +499,11 @@ export class CustomResourceProvider implements ResourceProvider {
       `Stopped waiting for the response of ${input.logicalId} (${input.resourceType}) to its ${input.requestType} request.`,
       {
         inDoubt: true,
-        resource: { logicalId: input.logicalId, resourceType: input.resourceType, physicalId: input.physicalId },
+        resource: {
+          logicalId: input.logicalId,
+          resourceType: input.resourceType,
+          physicalId: input.physicalId,
+        },
         remedy: 'Re-run the command: it waits for the same response and does not send the request again.',
       },
     );
@@ -462,8 +515,13 @@ export class CustomResourceProvider implements ResourceProvider {
       `${input.requestType} of ${input.logicalId} (${input.resourceType}): the response object s3://${this.options.responses.name}/${key} could not be used: ${(err as Error).name}: ${(err as Error).message}`,
       {
         cause: err,
-        resource: { logicalId: input.logicalId, resourceType: input.resourceType, physicalId: input.physicalId },
-        remedy: 'Grant the deploying principal s3:PutObject, s3:GetObject and s3:DeleteObject on the state bucket, then re-run.',
+        resource: {
+          logicalId: input.logicalId,
+          resourceType: input.resourceType,
+          physicalId: input.physicalId,
+        },
+        remedy:
+          'Grant the deploying principal s3:PutObject, s3:GetObject and s3:DeleteObject on the state bucket, then re-run.',
         ...(this.ctx.isTransientError(err) ? { inDoubt: true } : {}),
       },
     );

@@ -232,10 +232,13 @@ export class ProviderRegistry {
       handledProperties: [],
       createProvider: (ctx) => {
         if (!this.customResources) {
-          throw new ProvisioningError('Custom resources cannot be run in this build: no state bucket was given.', {
-            code: 'CUSTOM_RESOURCES_UNAVAILABLE',
-            remedy: 'Run the command through the cdkd CLI, which supplies the state bucket.',
-          });
+          throw new ProvisioningError(
+            'Custom resources cannot be run in this build: no state bucket was given.',
+            {
+              code: 'CUSTOM_RESOURCES_UNAVAILABLE',
+              remedy: 'Run the command through the cdkd CLI, which supplies the state bucket.',
+            },
+          );
         }
         return this.customResources(ctx);
       },
@@ -326,7 +329,10 @@ export class ProviderRegistry {
    */
   canProvision(type: string): boolean {
     if (isCustomResourceType(type)) return true;
-    return this.byType.has(type) || (this.catalogue.isCatalogued(type) && !CLOUD_CONTROL_CANNOT_PROVISION.has(type));
+    return (
+      this.byType.has(type) ||
+      (this.catalogue.isCatalogued(type) && !CLOUD_CONTROL_CANNOT_PROVISION.has(type))
+    );
   }
 
   /**
@@ -474,7 +480,10 @@ export class ProviderRegistry {
 
   /** Custom resources: cdkd sends their requests to their ServiceToken itself. */
   private customResourceRoute(): RouteDecision {
-    return packRoute(this.customResourceRegistration, 'cdkd runs custom resources itself (through their ServiceToken)');
+    return packRoute(
+      this.customResourceRegistration,
+      'cdkd runs custom resources itself (through their ServiceToken)',
+    );
   }
 
   /** A new resource: the type's pack when it handles every property set, else Cloud Control. */

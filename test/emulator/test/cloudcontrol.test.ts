@@ -313,7 +313,9 @@ describe('Cloud Control lifecycle', () => {
   test('types only CloudFormation runs are refused although their schemas exist; a custom type is no type name', async () => {
     for (const TypeName of ['AWS::CloudFormation::CustomResource', 'AWS::CloudFormation::Stack']) {
       await expect(
-        cc.send(new CreateResourceCommand({ TypeName, DesiredState: '{"ServiceToken":"x","TemplateURL":"y"}' })),
+        cc.send(
+          new CreateResourceCommand({ TypeName, DesiredState: '{"ServiceToken":"x","TemplateURL":"y"}' }),
+        ),
       ).rejects.toMatchObject({ name: 'UnsupportedActionException', $metadata: { httpStatusCode: 400 } });
     }
     await expect(

@@ -105,9 +105,13 @@ describe('ResourceProvisioner.assertProvisionable', () => {
         plan([
           create('Bad', 'Acme::Billing::Account', { AccountName: 'a', Budget: -1 }),
           create('Unhandled', 'Acme::Billing::Account', { AccountName: 'a', AccountId: 'x' }),
-          create('Hook', 'Custom::Seeder', { ServiceToken: 'arn:aws:lambda:us-east-1:123456789012:function:f' }),
+          create('Hook', 'Custom::Seeder', {
+            ServiceToken: 'arn:aws:lambda:us-east-1:123456789012:function:f',
+          }),
           create('Child', 'AWS::CloudFormation::Stack', { TemplateURL: 'https://example.com/t.json' }),
-          create('Relay', 'AWS::CloudFormation::CustomResource', { ServiceToken: 'arn:aws:sns:us-east-1:123456789012:t' }),
+          create('Relay', 'AWS::CloudFormation::CustomResource', {
+            ServiceToken: 'arn:aws:sns:us-east-1:123456789012:t',
+          }),
           create('Widget', 'Acme::Widgets::Widget', {}),
           { logicalId: 'Old', resourceType: 'Acme::Other::Thing', action: 'DELETE' },
         ]),

@@ -71,11 +71,15 @@ describe('CustomResourceProvider', () => {
     );
   const event = async (requestId: string) =>
     JSON.parse(
-      await (await s3.send(new GetObjectCommand({ Bucket: EVENTS_BUCKET, Key: requestId }))).Body!.transformToString(),
+      await (
+        await s3.send(new GetObjectCommand({ Bucket: EVENTS_BUCKET, Key: requestId }))
+      ).Body!.transformToString(),
     );
   const responseVersions = async () =>
     (
-      await s3.send(new ListObjectVersionsCommand({ Bucket: bucket.name, Prefix: 'custom-resource-responses/' }))
+      await s3.send(
+        new ListObjectVersionsCommand({ Bucket: bucket.name, Prefix: 'custom-resource-responses/' }),
+      )
     ).Versions ?? [];
 
   beforeAll(async () => {
@@ -170,10 +174,16 @@ describe('CustomResourceProvider', () => {
   });
 
   it('sends Delete with the physical id, through an SNS topic too', async () => {
-    await provider().delete('Widget', 'widget-c', 'Custom::Widget', { ServiceToken: topicArn, Name: 'c' }, {
-      stackName: 'Shop',
-      idempotencyToken: 'delete-1',
-    });
+    await provider().delete(
+      'Widget',
+      'widget-c',
+      'Custom::Widget',
+      { ServiceToken: topicArn, Name: 'c' },
+      {
+        stackName: 'Shop',
+        idempotencyToken: 'delete-1',
+      },
+    );
     expect(await event(requestIdFor('delete-1', 'Delete'))).toMatchObject({
       RequestType: 'Delete',
       PhysicalResourceId: 'widget-c',
@@ -193,14 +203,21 @@ describe('CustomResourceProvider', () => {
 
   it("fails with the handler's Reason, naming what the failed Create made", async () => {
     const err = await provider()
-      .create('Widget', 'Custom::Widget', { ServiceToken: functionArn, Mode: 'fail' }, {
-        stackName: 'Shop',
-        region: 'us-east-1',
-        idempotencyToken: 'fail-1',
-      })
+      .create(
+        'Widget',
+        'Custom::Widget',
+        { ServiceToken: functionArn, Mode: 'fail' },
+        {
+          stackName: 'Shop',
+          region: 'us-east-1',
+          idempotencyToken: 'fail-1',
+        },
+      )
       .catch((e: unknown) => e);
     expect(CdkdError.isCdkdError(err)).toBe(true);
-    expect((err as Error).message).toMatch(/Create of Widget \(Custom::Widget\) failed: the handler reported FAILED: the widget is broken/);
+    expect((err as Error).message).toMatch(
+      /Create of Widget \(Custom::Widget\) failed: the handler reported FAILED: the widget is broken/,
+    );
     expect(err).toMatchObject({ createdPhysicalId: 'half-made' });
     expect(await responseVersions()).toEqual([]);
   });
@@ -208,11 +225,16 @@ describe('CustomResourceProvider', () => {
   it('fails the resource when the handler never answers within ServiceTimeout (manual clock)', async () => {
     const clock = new ManualClock();
     const pending = provider({ clock })
-      .create('Widget', 'Custom::Widget', { ServiceToken: functionArn, Mode: 'silent', ServiceTimeout: 30 }, {
-        stackName: 'Shop',
-        region: 'us-east-1',
-        idempotencyToken: 'silent-1',
-      })
+      .create(
+        'Widget',
+        'Custom::Widget',
+        { ServiceToken: functionArn, Mode: 'silent', ServiceTimeout: 30 },
+        {
+          stackName: 'Shop',
+          region: 'us-east-1',
+          idempotencyToken: 'silent-1',
+        },
+      )
       .catch((e: unknown) => e);
     let settled = false;
     void pending.then(() => (settled = true));
@@ -229,7 +251,12 @@ describe('CustomResourceProvider', () => {
   it('never sends a request twice: a rerun that finds the placeholder waits for that response', async () => {
     const clock = new ManualClock();
     const controller = new AbortController();
-    const ctx = { stackName: 'Shop', region: 'us-east-1', idempotencyToken: 'rerun-1', signal: controller.signal };
+    const ctx = {
+      stackName: 'Shop',
+      region: 'us-east-1',
+      idempotencyToken: 'rerun-1',
+      signal: controller.signal,
+    };
     const first = provider({ clock })
       .create('Widget', 'Custom::Widget', { ServiceToken: functionArn, Mode: 'silent' }, ctx)
       .catch((e: unknown) => e);
@@ -242,10 +269,15 @@ describe('CustomResourceProvider', () => {
     expect((await responseVersions()).map((v) => v.Key)).toContain(key);
     const before = (await emulator.control.requests()).byOperation['lambda:Invoke'] ?? 0;
     // The rerun (another process) answers from the handler's late response without invoking again.
-    const rerun = provider().create('Widget', 'Custom::Widget', { ServiceToken: functionArn, Mode: 'silent' }, {
-      ...ctx,
-      signal: undefined,
-    });
+    const rerun = provider().create(
+      'Widget',
+      'Custom::Widget',
+      { ServiceToken: functionArn, Mode: 'silent' },
+      {
+        ...ctx,
+        signal: undefined,
+      },
+    );
     const url = (await event(requestId)).ResponseURL as string;
     await fetch(url, {
       method: 'PUT',
@@ -257,11 +289,16 @@ describe('CustomResourceProvider', () => {
 
   it('refuses a ServiceToken that is neither a function nor a topic, before sending anything', async () => {
     await expect(
-      provider().create('Widget', 'Custom::Widget', { ServiceToken: 'arn:aws:sqs:us-east-1:123456789012:q' }, {
-        stackName: 'Shop',
-        region: 'us-east-1',
-        idempotencyToken: 'bad-1',
-      }),
+      provider().create(
+        'Widget',
+        'Custom::Widget',
+        { ServiceToken: 'arn:aws:sqs:us-east-1:123456789012:q' },
+        {
+          stackName: 'Shop',
+          region: 'us-east-1',
+          idempotencyToken: 'bad-1',
+        },
+      ),
     ).rejects.toThrow(/neither a Lambda function ARN nor an SNS topic ARN/);
   });
 
@@ -273,7 +310,9 @@ describe('CustomResourceProvider', () => {
       { ServiceToken: `arn:aws:lambda:us-east-1:${ACCOUNT}:function:gone` },
       { stackName: 'Shop', idempotencyToken: 'gone-1' },
     );
-    expect(host.messages.map((m) => m.message).join('\n')).toMatch(/no longer exists, so nothing can run its Delete/);
+    expect(host.messages.map((m) => m.message).join('\n')).toMatch(
+      /no longer exists, so nothing can run its Delete/,
+    );
     expect(await responseVersions()).toEqual([]);
   });
 });
