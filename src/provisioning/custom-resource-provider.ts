@@ -22,6 +22,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectVersionsCommand,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
@@ -491,6 +492,23 @@ export class CustomResourceProvider implements ResourceProvider {
       this.ctx.logger.warn(
         `Could not purge the earlier versions of s3://${bucket}/${f.key} (${f.code} on ${f.action}); they hold a custom resource's response.`,
       );
+    }
+    await this.removeDeleteMarker(s3, bucket, key);
+  }
+
+  /**
+   * On a versioned bucket the delete left a marker. The key is this request's alone, so the
+   * marker goes too and the key is gone entirely (best effort: a marker holds nothing).
+   */
+  private async removeDeleteMarker(s3: S3Client, bucket: string, key: string): Promise<void> {
+    try {
+      const out = await s3.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: key }));
+      for (const marker of out.DeleteMarkers ?? []) {
+        if (marker.Key === key && marker.VersionId)
+          await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: marker.VersionId }));
+      }
+    } catch (err) {
+      this.ctx.logger.debug(`Left the delete marker of s3://${bucket}/${key}: ${(err as Error).message}`);
     }
   }
 

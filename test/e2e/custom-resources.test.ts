@@ -1,7 +1,8 @@
 /**
  * CDK's own custom-resource handlers through the built CLI, run by the
  * emulator's Lambda: `autoDeleteObjects` (the bucket's objects are gone after
- * destroy), an `AwsCustomResource` whose SSM call lands in the emulator, and a
+ * destroy), `logRetention`, `iam.OpenIdConnectProvider`, an `AwsCustomResource`
+ * whose SSM call lands in the emulator, and a
  * `custom-resources.Provider` with `onEvent` — create, an update that sends
  * `OldResourceProperties` and changes the physical id (the old one gets a
  * Delete after the deploy), and destroy, the inventory equal to state after
@@ -10,6 +11,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { CloudWatchLogsClient, DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { IAMClient, ListOpenIDConnectProvidersCommand } from '@aws-sdk/client-iam';
 import { ListObjectVersionsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import {
@@ -30,6 +33,8 @@ describe("CDK's custom-resource handlers", () => {
   let out: string;
   let s3: S3Client;
   let ssm: SSMClient;
+  let logs: CloudWatchLogsClient;
+  let iam: IAMClient;
 
   const deploy = (...context: string[]) =>
     h.cdkd(
@@ -57,12 +62,15 @@ describe("CDK's custom-resource handlers", () => {
   };
   /**
    * What the app's own resources are in the emulator: without what the handlers made as their
-   * side effects (the SSM parameters, checked by value) and the log groups Lambda makes for
+   * side effects (the SSM parameters and the OIDC provider, checked on their own) and the log groups Lambda makes for
    * every function that runs (as in AWS, left behind by a destroy).
    */
   const appObjects = async () =>
     inventoryResources(await h.appInventory()).filter(
-      (id) => !/^(AWS::Logs::LogGroup \/aws\/lambda\/|AWS::SSM::Parameter \/e2e\/)/.test(id),
+      (id) =>
+        !/^(AWS::Logs::LogGroup \/aws\/lambda\/|AWS::SSM::Parameter \/e2e\/|AWS::IAM::OIDCProvider )/.test(
+          id,
+        ),
     );
   const expectInventoryMatchesState = async () => {
     const state = await h.readState(STACK);
@@ -72,6 +80,10 @@ describe("CDK's custom-resource handlers", () => {
     expect(await appObjects()).toEqual(own(stateResources(state)));
     return state!;
   };
+  const oidcProviders = async () =>
+    ((await iam.send(new ListOpenIDConnectProvidersCommand({}))).OpenIDConnectProviderList ?? []).map(
+      (p) => p.Arn,
+    );
   /** Response placeholders in the state bucket, any version. */
   const placeholders = async () => {
     const out = await s3.send(
@@ -92,12 +104,16 @@ describe("CDK's custom-resource handlers", () => {
     };
     s3 = new S3Client({ ...client, forcePathStyle: true });
     ssm = new SSMClient(client);
+    logs = new CloudWatchLogsClient(client);
+    iam = new IAMClient(client);
     expectExit(await h.cdkd(['bootstrap']));
   });
 
   afterAll(async () => {
     s3?.destroy();
     ssm?.destroy();
+    logs?.destroy();
+    iam?.destroy();
     await h?.stop();
     fs.rmSync(out, { recursive: true, force: true });
   });
@@ -114,6 +130,13 @@ describe("CDK's custom-resource handlers", () => {
     expect(state.outputs).toMatchObject({ Echo: 'one', Old: 'none', RequestType: 'Create' });
     expect(await parameter('/e2e/custom-resource')).toBe('made by v1');
     expect(await placeholders()).toEqual([]);
+    // logRetention: the handler set the function's log group retention.
+    const group = `/aws/lambda/${state.outputs!.OnEventName as string}`;
+    const groups = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: group }));
+    expect(groups.logGroups?.find((g) => g.logGroupName === group)?.retentionInDays).toBe(7);
+    // OpenIdConnectProvider: the handler made it in IAM; its ARN is the physical id.
+    const [oidc] = byType(state, 'Custom::AWSCDKOpenIdConnectProvider');
+    expect(await oidcProviders()).toEqual([oidc.physicalId]);
   });
 
   it('updates: Update carries OldResourceProperties; a new physical id deletes the old one after the deploy', async () => {
@@ -144,6 +167,7 @@ describe("CDK's custom-resource handlers", () => {
     expect(await appObjects()).toEqual([]);
     expect(await parameter('/e2e/custom-resource')).toBeUndefined();
     expect(await parameter('/e2e/deleted/thing-two')).toBe('deleted');
+    expect(await oidcProviders()).toEqual([]);
     await expect(s3.send(new ListObjectVersionsCommand({ Bucket: bucket }))).rejects.toMatchObject({
       name: 'NoSuchBucket',
     });

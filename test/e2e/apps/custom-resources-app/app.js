@@ -1,11 +1,14 @@
 // CDK's own custom-resource handlers, run by cdkd against the emulator: a
-// bucket with autoDeleteObjects, an AwsCustomResource making an SSM call, and
-// a Provider-framework resource whose onEvent handler records what it was
-// sent. The context value `variant` drives an update (see
+// bucket with autoDeleteObjects, an AwsCustomResource making an SSM call, a
+// Provider-framework resource whose onEvent handler records what it was sent
+// (its log group's retention set by logRetention), and an IAM
+// OpenIdConnectProvider. The context value `variant` drives an update (see
 // test/e2e/custom-resources.test.ts).
 'use strict';
 const cdk = require('aws-cdk-lib');
+const iam = require('aws-cdk-lib/aws-iam');
 const lambda = require('aws-cdk-lib/aws-lambda');
+const logs = require('aws-cdk-lib/aws-logs');
 const s3 = require('aws-cdk-lib/aws-s3');
 const cr = require('aws-cdk-lib/custom-resources');
 
@@ -53,10 +56,16 @@ exports.handler = async (event) => {
     Data: { Echo: p.Name, Old: event.OldResourceProperties ? event.OldResourceProperties.Name : 'none', Type: event.RequestType },
   };
 };`),
+  logRetention: logs.RetentionDays.ONE_WEEK,
 });
-onEvent.addToRolePolicy(
-  new (require('aws-cdk-lib/aws-iam').PolicyStatement)({ actions: ['ssm:PutParameter'], resources: ['*'] }),
-);
+onEvent.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:PutParameter'], resources: ['*'] }));
+
+// Thumbprints given: the handler would otherwise fetch the issuer's certificate.
+new iam.OpenIdConnectProvider(stack, 'Oidc', {
+  url: 'https://oidc.example.com',
+  clientIds: ['sts.amazonaws.com'],
+  thumbprints: ['9e99a48a9960b14926bb7f3b02e22da2b0ab7280'],
+});
 const provider = new cr.Provider(stack, 'Provider', { onEventHandler: onEvent });
 const thing = new cdk.CustomResource(stack, 'Thing', {
   serviceToken: provider.serviceToken,
@@ -64,6 +73,7 @@ const thing = new cdk.CustomResource(stack, 'Thing', {
 });
 
 new cdk.CfnOutput(stack, 'BucketName', { value: bucket.bucketName });
+new cdk.CfnOutput(stack, 'OnEventName', { value: onEvent.functionName });
 new cdk.CfnOutput(stack, 'Echo', { value: thing.getAttString('Echo') });
 new cdk.CfnOutput(stack, 'Old', { value: thing.getAttString('Old') });
 new cdk.CfnOutput(stack, 'RequestType', { value: thing.getAttString('Type') });
