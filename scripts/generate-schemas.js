@@ -359,6 +359,34 @@ function formatSchema(/** @type {Json} */ schema) {
 }
 
 /**
+ * What @aws-cdk/cloudformation-diff examines for permission and network
+ * changes, by type: `["*"]` when the resource itself is scrutinized (an IAM
+ * policy, a resource policy, a Lambda permission...), else the top-level
+ * properties that are (inline policies, managed policy lists, security group
+ * rules). cdkd runs that diff, which loads the whole service spec, only when a
+ * deploy touches one of them.
+ * @param {any[]} resources sorted by type
+ * @returns {Record<string, string[]>}
+ */
+function securityScrutiny(resources) {
+  const isScrutinized = (/** @type {string | undefined} */ s) => s !== undefined && s !== 'None';
+  /** @type {Record<string, string[]>} */
+  const out = {};
+  for (const r of resources) {
+    if (isScrutinized(r.scrutinizable)) {
+      out[r.cloudFormationType] = ['*'];
+      continue;
+    }
+    const properties = Object.entries(r.properties ?? {})
+      .filter(([, p]) => isScrutinized(/** @type {any} */ (p).scrutinizable))
+      .map(([name]) => name)
+      .sort(compareStrings);
+    if (properties.length) out[r.cloudFormationType] = properties;
+  }
+  return out;
+}
+
+/**
  * Writes every schema and index.json into `outDir` (emptied of stale *.json first).
  * @param {string} outDir
  * @returns {Promise<{ types: number, bytes: number }>}
@@ -392,7 +420,9 @@ async function generateSchemas(outDir) {
     bytes += Buffer.byteLength(text);
     index[typeName] = file;
   }
-  const indexText = JSON.stringify({ specVersion, types: index }, null, 1) + '\n';
+  const indexText =
+    JSON.stringify({ specVersion, types: index, securityScrutiny: securityScrutiny(resources) }, null, 1) +
+    '\n';
   fs.writeFileSync(path.join(outDir, 'index.json'), indexText);
   bytes += Buffer.byteLength(indexText);
   return { types: resources.length, bytes };

@@ -7,9 +7,16 @@
  * properties) and the "after" side the plan's desired properties; values known
  * only after deploy stand in as `Ref` / `Fn::GetAtt`, which the diff renders as
  * `${Resource.Attr}`.
+ *
+ * That diff loads the whole CloudFormation service spec (a second of CPU), so
+ * it is given only the resources the plan changes whose type and properties it
+ * would examine (the committed schema index lists them); unchanged resources
+ * compare equal on both sides and add nothing, and a plan touching none of them
+ * has no security change without loading it.
  */
 import type * as CloudFormationDiff from '@aws-cdk/cloudformation-diff';
 import type { TemplateDiff } from '@aws-cdk/cloudformation-diff';
+import { SchemaStore } from '../provisioning/schema-store';
 import type { StackState } from '../state/types';
 import { isUnknown } from '../template/unknown';
 import type { Unknown } from '../template/unknown';
@@ -20,21 +27,39 @@ export type PermissionChange = 'none' | 'non-broadening' | 'broadening';
 
 export interface SecurityChanges {
   change: PermissionChange;
-  /** The diff, for {@link renderSecurityChanges} (src/ui). */
-  diff: TemplateDiff;
+  /** The diff, for {@link renderSecurityChanges} (src/ui); absent when nothing needed diffing. */
+  diff?: TemplateDiff;
 }
 
+/** What the security diff examines in a type (see {@link SchemaStore.securityScrutiny}). */
+export type SecurityScrutiny = (type: string) => '*' | readonly string[] | undefined;
+
 /** What the plan changes in permissions and network access. */
-export function securityChangesOf(plan: StackPlan, state: StackState | undefined): SecurityChanges {
-  const { fullDiff } = require('@aws-cdk/cloudformation-diff') as typeof CloudFormationDiff;
+export function securityChangesOf(
+  plan: StackPlan,
+  state: StackState | undefined,
+  scrutiny: SecurityScrutiny = (type) => SchemaStore.default().securityScrutiny(type),
+): SecurityChanges {
   const before: Record<string, unknown> = {};
-  for (const [id, r] of Object.entries(state?.resources ?? {}))
-    before[id] = { Type: r.resourceType, Properties: r.properties ?? {} };
   const after: Record<string, unknown> = {};
   for (const r of plan.resources) {
-    if (r.action === 'DELETE' || !r.desired) continue;
-    after[r.logicalId] = { Type: r.resourceType, Properties: asTemplateValue(r.desired.properties) };
+    if (r.action === 'NO_CHANGE') continue;
+    const examined = scrutiny(r.resourceType);
+    if (!examined) continue;
+    const old = state?.resources[r.logicalId];
+    const oldProperties = old?.properties ?? {};
+    const newProperties = r.action === 'DELETE' || !r.desired ? undefined : r.desired.properties;
+    if (examined !== '*') {
+      const touches = (props: Record<string, unknown> | undefined) =>
+        props !== undefined && examined.some((name) => props[name] !== undefined);
+      if (!touches(old ? oldProperties : undefined) && !touches(newProperties)) continue;
+    }
+    if (old) before[r.logicalId] = { Type: old.resourceType, Properties: oldProperties };
+    if (newProperties)
+      after[r.logicalId] = { Type: r.resourceType, Properties: asTemplateValue(newProperties) };
   }
+  if (Object.keys(before).length === 0 && Object.keys(after).length === 0) return { change: 'none' };
+  const { fullDiff } = require('@aws-cdk/cloudformation-diff') as typeof CloudFormationDiff;
   const diff = fullDiff({ Resources: before }, { Resources: after });
   const change: PermissionChange = diff.permissionsBroadened
     ? 'broadening'

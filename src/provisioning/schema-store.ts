@@ -77,6 +77,8 @@ export interface SchemaViolation {
 interface SchemaIndex {
   specVersion: string;
   types: Record<string, string>;
+  /** What the CDK's security diff examines, by type: `["*"]` (the whole resource) or property names. */
+  securityScrutiny?: Record<string, string[]>;
 }
 
 /** The annotation keywords cdkd adds to JSON Schema (ajv is told they carry no validation). */
@@ -162,6 +164,17 @@ export class SchemaStore {
   /** True for a type of AWS's catalogue (`schemas/`): one Cloud Control can be asked to provision. */
   isCatalogued(type: string): boolean {
     return Object.prototype.hasOwnProperty.call(this.loadIndex().types, type);
+  }
+
+  /**
+   * What the CDK's permission / network-access diff examines in `type`: `'*'`
+   * for the whole resource, the top-level property names otherwise, undefined
+   * when the type has nothing of the kind.
+   */
+  securityScrutiny(type: string): '*' | readonly string[] | undefined {
+    const entry = this.loadIndex().securityScrutiny?.[type];
+    if (!entry) return undefined;
+    return entry.includes('*') ? '*' : entry;
   }
 
   /** True for a type whose schema a provider pack brought. */

@@ -95,10 +95,16 @@ export async function readStackStateView(
   return { record, builder, segments, replay };
 }
 
-/** True when the view holds work an earlier run left: unfolded segments, pending intents or deposed resources. */
+/**
+ * True when the view holds work an earlier run left: unfolded segments, pending
+ * intents, deposed resources, or folded segments a killed run never deleted
+ * (only a run holding the lock may delete them, so a no-change deploy must not
+ * skip the session for them).
+ */
 export function hasUnsettledWork(view: StackStateView): boolean {
   return (
     view.replay.applied.length > 0 ||
+    view.replay.stale.length > 0 ||
     view.builder.pendingIntents().length > 0 ||
     view.builder.deposed().length > 0
   );

@@ -165,7 +165,7 @@ export function formatValue(value: unknown, max = 120): string {
  * when there are none.
  */
 export function renderSecurityChanges(changes: SecurityChanges, options: { color?: boolean } = {}): string {
-  if (changes.change === 'none') return '';
+  if (changes.change === 'none' || !changes.diff) return '';
   const { formatSecurityChanges } = require('@aws-cdk/cloudformation-diff') as typeof CloudFormationDiff;
   let text = '';
   const sink = new Writable({

@@ -10,6 +10,7 @@ const harness = require('../../scripts/crash-harness.js') as {
     mode?: 'kill' | 'faults';
     trials?: number;
     size?: number;
+    seed?: number;
     log?: (line: string) => void;
   }): Promise<{
     summary: {
@@ -30,6 +31,8 @@ describe('crash harness (a few trials)', () => {
       mode: 'kill',
       trials: 2,
       size: 100,
+      // A fixed seed, so a failure's kill moments can be replayed with --seed 4242.
+      seed: 4242,
       log: (l) => lines.push(l),
     });
     if (summary.converged !== summary.trials)

@@ -29,11 +29,25 @@ describe('deploy under injected faults', () => {
 
   const injectFaults = async () => {
     const c = h.emulator.control;
-    await c.addFault({ service: 'cloudcontrol', error: 'ThrottlingException', probability: 0.3 });
-    await c.addFault({ service: 'cloudcontrol', error: 500, probability: 0.15 });
-    // Each SDK call has 5 attempts: at 0.2, five failures in a row are 1 in 3000 per call.
-    await c.addFault({ service: 'sqs', error: 503, probability: 0.2 });
-    await c.addFault({ service: 's3', operation: 'PutObject', error: 'SlowDown', probability: 0.2 });
+    // Seeded draws, and a cap per SDK call below its 5 attempts (two Cloud Control faults: 2 + 2),
+    // so every call is faulted often but none fails for good: the run is the same every time.
+    await c.addFault({
+      service: 'cloudcontrol',
+      error: 'ThrottlingException',
+      probability: 0.3,
+      seed: 1,
+      maxPerCall: 2,
+    });
+    await c.addFault({ service: 'cloudcontrol', error: 500, probability: 0.15, seed: 2, maxPerCall: 2 });
+    await c.addFault({ service: 'sqs', error: 503, probability: 0.3, seed: 3, maxPerCall: 3 });
+    await c.addFault({
+      service: 's3',
+      operation: 'PutObject',
+      error: 'SlowDown',
+      probability: 0.2,
+      seed: 4,
+      maxPerCall: 3,
+    });
     // Lost replies: the request is applied, the answer never arrives.
     await c.addFault({ service: 'cloudcontrol', operation: 'CreateResource', mode: 'drop', count: 2 });
     await c.addFault({ service: 'sqs', operation: 'CreateQueue', mode: 'drop', count: 1 });

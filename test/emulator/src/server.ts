@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { parseAuth } from './core/auth';
 import { AwsError, asAwsError } from './core/errors';
 import { BUILTIN_FAULT_MODES, statusOfCode, type Fault, type FaultOutcome } from './core/faults';
-import type { EmulatorRequest, EmulatorResponse } from './core/http';
+import { header, type EmulatorRequest, type EmulatorResponse } from './core/http';
 import { requestId as newRequestId } from './core/ids';
 import type { ProtocolCodec } from './core/protocols/codec';
 import type { CallContext } from './core/service';
@@ -156,7 +156,9 @@ export class EmulatorServer {
       return response;
     };
 
-    const fault = this.state.faults.any() ? this.state.faults.take(name, operation, input) : undefined;
+    const fault = this.state.faults.any()
+      ? this.state.faults.take(name, operation, input, header(request, 'amz-sdk-invocation-id'))
+      : undefined;
     if (!fault) {
       reply(await run());
       return;

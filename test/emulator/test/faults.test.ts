@@ -1,4 +1,10 @@
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { clientConfig, useEmulator } from './helpers';
 
@@ -71,6 +77,56 @@ describe('fault injection', () => {
       plain.send(new GetObjectCommand({ Bucket: 'fault-bucket', Key: 'k' })),
     ).resolves.toMatchObject({ ETag: expect.any(String) });
     plain.destroy();
+  });
+
+  test('a seeded fault makes the same fire / pass decisions every time it is set up', async () => {
+    const plain = new S3Client({ ...clientConfig(ctx.emulator), maxAttempts: 1 });
+    const decisions = async (): Promise<boolean[]> => {
+      const fault = await ctx.emulator.control.addFault({
+        service: 's3',
+        operation: 'HeadBucket',
+        error: 500,
+        probability: 0.5,
+        seed: 1234,
+      });
+      const out: boolean[] = [];
+      for (let i = 0; i < 16; i++) {
+        out.push(
+          await plain.send(new HeadBucketCommand({ Bucket: 'fault-bucket' })).then(
+            () => false,
+            () => true,
+          ),
+        );
+      }
+      await ctx.emulator.control.removeFault(fault.id);
+      return out;
+    };
+    const first = await decisions();
+    expect(await decisions()).toEqual(first);
+    // Both outcomes occur: the draws are not stuck at one answer.
+    expect(first).toContain(true);
+    expect(first).toContain(false);
+    plain.destroy();
+  });
+
+  test('maxPerCall lets a retrying SDK call through after that many faults', async () => {
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'HeadBucket',
+      error: 503,
+      probability: 1,
+      maxPerCall: 2,
+    });
+    const retrying = new S3Client({ ...clientConfig(ctx.emulator), maxAttempts: 3 });
+    const out = await retrying.send(new HeadBucketCommand({ Bucket: 'fault-bucket' }));
+    expect(out.$metadata.attempts).toBe(3);
+    // A call with fewer attempts than the cap still fails: every attempt is faulted.
+    const once = new S3Client({ ...clientConfig(ctx.emulator), maxAttempts: 2 });
+    await expect(once.send(new HeadBucketCommand({ Bucket: 'fault-bucket' }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 503 },
+    });
+    retrying.destroy();
+    once.destroy();
   });
 
   test('a dropped response leaves the change applied: the retried conditional put sees 412', async () => {

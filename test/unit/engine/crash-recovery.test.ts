@@ -259,6 +259,27 @@ describe('recovery from an interrupted run', () => {
     }
   });
 
+  it('deletes the log segments a run killed after its last fold left, although nothing else changes', async () => {
+    await deploy('Folded', topics({ A: 'folded-a' }));
+    const state = (await store.backend.getState('Folded', REGION))!.state;
+    // The segment a killed run folded into state.json but never got to delete.
+    await store.wal.write({
+      walVersion: 1,
+      stackName: 'Folded',
+      region: REGION,
+      lineage: state.lineage!,
+      seq: state.walSeq ?? 1,
+      writer: 'killed',
+      writtenAt: Date.now(),
+      records: [],
+    });
+    expect(await store.wal.list('Folded', REGION)).toHaveLength(1);
+    const again = await deploy('Folded', topics({ A: 'folded-a' }));
+    expect(again.ok).toBe(true);
+    expect(await store.wal.list('Folded', REGION)).toEqual([]);
+    expect(await appTopics()).toHaveLength(1);
+  });
+
   it('stops when another process takes the lock, writes no state.json, and the next deploy converges', async () => {
     await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 300);
     const names = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`T${i}`, `lost-${i}`]));

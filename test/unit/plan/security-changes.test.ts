@@ -130,5 +130,64 @@ describe('securityChangesOf', () => {
       undefined,
     );
     expect(changes.change).toBe('none');
+    // Nothing needed diffing, so the service spec was never loaded for it.
+    expect(changes.diff).toBeUndefined();
+  });
+
+  it('diffs only changed resources whose type and properties the security diff examines', () => {
+    const asked: string[] = [];
+    const scrutiny = (type: string) => {
+      asked.push(type);
+      return type === 'AWS::SQS::Queue'
+        ? ['RedriveAllowPolicy']
+        : type === 'AWS::IAM::Role'
+          ? ['Policies']
+          : undefined;
+    };
+    const untouched = securityChangesOf(
+      plan([
+        {
+          logicalId: 'Q',
+          resourceType: 'AWS::SQS::Queue',
+          action: 'CREATE',
+          propertyChanges: [],
+          desired: { properties: {} },
+        },
+        {
+          logicalId: 'P',
+          resourceType: 'AWS::SSM::Parameter',
+          action: 'CREATE',
+          propertyChanges: [],
+          desired: { properties: { Type: 'String', Value: 'v' } },
+        },
+        {
+          logicalId: 'R',
+          resourceType: 'AWS::IAM::Role',
+          action: 'NO_CHANGE',
+          propertyChanges: [],
+          desired: { properties: { Policies: [] } },
+        },
+      ]),
+      undefined,
+      scrutiny,
+    );
+    expect(untouched).toEqual({ change: 'none' });
+    // The unchanged role is never looked at.
+    expect(asked).toEqual(['AWS::SQS::Queue', 'AWS::SSM::Parameter']);
+
+    const opened = securityChangesOf(
+      plan([
+        {
+          logicalId: 'Q',
+          resourceType: 'AWS::SQS::Queue',
+          action: 'CREATE',
+          propertyChanges: [],
+          desired: { properties: { RedriveAllowPolicy: { redrivePermission: 'allowAll' } } },
+        },
+      ]),
+      undefined,
+      scrutiny,
+    );
+    expect(opened.diff).toBeDefined();
   });
 });

@@ -32,6 +32,17 @@ export interface FaultSpec {
   count?: number;
   /** Affect each matching call with this probability (0..1), until the count runs out or the fault is removed. */
   probability?: number;
+  /**
+   * Draws for `probability` from a generator seeded with this number instead of
+   * `Math.random`, so the sequence of fire / pass decisions repeats run to run.
+   */
+  seed?: number;
+  /**
+   * Fire at most this many times for one SDK call: every attempt of one `send`
+   * carries the same `amz-sdk-invocation-id` header, so a client whose retries
+   * outnumber this cap always gets through (calls without the header are not capped).
+   */
+  maxPerCall?: number;
   /** For Cloud Control: only requests for this resource type (same as `match: { TypeName }`). */
   typeName?: string;
   /** Only calls whose decoded input has these values (top-level members, compared as strings). */
@@ -47,6 +58,24 @@ export interface Fault extends FaultSpec {
   remaining?: number;
   /** How many times it fired. */
   fired: number;
+}
+
+/** mulberry32: a small seeded generator, enough for reproducible fault draws. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What the registry keeps beside a fault: its draw source and per-call counts. */
+interface FaultDraws {
+  random: () => number;
+  perCall: Map<string, number>;
 }
 
 /** A call a fault fired on, handed to its mode. */
@@ -121,6 +150,7 @@ function matches(fault: Fault, input: unknown): boolean {
 
 export class FaultRegistry {
   private faults: Fault[] = [];
+  private readonly draws = new WeakMap<Fault, FaultDraws>();
 
   add(spec: FaultSpec): Fault {
     const fault: Fault = {
@@ -130,6 +160,10 @@ export class FaultRegistry {
       remaining: spec.count ?? (spec.probability === undefined ? 1 : undefined),
       fired: 0,
     };
+    this.draws.set(fault, {
+      random: spec.seed === undefined ? Math.random : seededRandom(spec.seed),
+      perCall: new Map(),
+    });
     this.faults.push(fault);
     return fault;
   }
@@ -153,14 +187,21 @@ export class FaultRegistry {
     return this.faults.length > 0;
   }
 
-  /** The fault that fires for this call, if any (consumes one of its calls). */
-  take(service: string, operation: string, input: unknown): Fault | undefined {
+  /**
+   * The fault that fires for this call, if any (consumes one of its calls).
+   * `invocationId`: the SDK call the request is an attempt of, for `maxPerCall`.
+   */
+  take(service: string, operation: string, input: unknown, invocationId?: string): Fault | undefined {
     if (!this.faults.length) return undefined;
     for (const fault of this.faults) {
       if (fault.service !== '*' && fault.service !== service) continue;
       if (fault.operation && fault.operation !== '*' && fault.operation !== operation) continue;
       if (!matches(fault, input)) continue;
-      if (fault.probability !== undefined && Math.random() >= fault.probability) continue;
+      const draws = this.draws.get(fault)!;
+      const firedForCall = invocationId ? (draws.perCall.get(invocationId) ?? 0) : 0;
+      if (fault.maxPerCall !== undefined && invocationId && firedForCall >= fault.maxPerCall) continue;
+      if (fault.probability !== undefined && draws.random() >= fault.probability) continue;
+      if (invocationId && fault.maxPerCall !== undefined) draws.perCall.set(invocationId, firedForCall + 1);
       fault.fired++;
       if (fault.remaining !== undefined) {
         fault.remaining--;
