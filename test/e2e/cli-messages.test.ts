@@ -111,7 +111,9 @@ app.synth();
     expect(result.stdout).toMatch(
       /\[!\] Child \(AWS::CloudFormation::Stack\): cdkd cannot deploy it: nested stacks are not supported/,
     );
-    expect(result.stderr).toMatch(/E2eCustom: cdkd deploy will refuse this stack: Child \(AWS::CloudFormation::Stack\)/);
+    expect(result.stderr).toMatch(
+      /E2eCustom: cdkd deploy will refuse this stack: Child \(AWS::CloudFormation::Stack\)/,
+    );
     expect(result.stderr).toContain('deploy this stack with the CDK CLI');
     const json = await h.cdkd(['diff', '-j', '-o', path.join(app, 'out')], { cwd: app, env });
     expectExit(json);

@@ -87,7 +87,12 @@ function routeHttpsToEmulator() {
     let options = {};
     if (typeof first === 'string' || first instanceof URL) {
       const u = new URL(String(first));
-      options = { protocol: u.protocol, hostname: u.hostname, port: u.port, path: `${u.pathname}${u.search}` };
+      options = {
+        protocol: u.protocol,
+        hostname: u.hostname,
+        port: u.port,
+        path: `${u.pathname}${u.search}`,
+      };
       if (typeof second === 'object' && second !== null) options = { ...options, ...second };
       else third = second;
     } else {
@@ -105,7 +110,13 @@ function routeHttpsToEmulator() {
       if (!sameHost(host) || port !== '443') return original.apply(this, args);
       const { agent, ...rest } = options;
       void agent;
-      const routed = { ...rest, protocol: 'http:', hostname: endpoint.hostname, host: undefined, port: endpoint.port };
+      const routed = {
+        ...rest,
+        protocol: 'http:',
+        hostname: endpoint.hostname,
+        host: undefined,
+        port: endpoint.port,
+      };
       return http[name](routed, callback);
     };
   }

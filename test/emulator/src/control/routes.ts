@@ -77,8 +77,7 @@ export class ControlApi implements ControlRouter {
         throw badRequest('"probability" is between 0 and 1');
       if (spec.count !== undefined && !(Number.isInteger(spec.count) && spec.count > 0))
         throw badRequest('"count" is a positive integer');
-      if (spec.seed !== undefined && !Number.isInteger(spec.seed))
-        throw badRequest('"seed" is an integer');
+      if (spec.seed !== undefined && !Number.isInteger(spec.seed)) throw badRequest('"seed" is an integer');
       if (spec.maxPerCall !== undefined && !(Number.isInteger(spec.maxPerCall) && spec.maxPerCall > 0))
         throw badRequest('"maxPerCall" is a positive integer');
       return jsonResponse(201, this.state.faults.add(spec));
