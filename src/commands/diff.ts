@@ -12,6 +12,7 @@ import { deployConfigFlags, deployFlags } from '../cli/deploy-flags';
 import { checkPacks, loadPacks } from '../cli/load-provider-packs';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { diffApp } from '../engine/diff-app';
+import { canProvisionType } from '../engine/provisionable';
 import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import { synthesizeApp } from '../synth/synthesize';
 import { selectWithParameters } from '../cli/deploy-session';
@@ -71,7 +72,7 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
         factory,
         parameters,
         tags: config.tags,
-        canProvision: (type) => packs.registry.canProvision(type),
+        canProvision: (type) => canProvisionType(type, packs.registry),
         ioHost,
       });
     } finally {

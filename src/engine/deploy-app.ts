@@ -7,6 +7,7 @@
  */
 import type { AwsClientFactory } from '../config/aws-clients';
 import { publishAssets } from '../assets/publish';
+import type { NameReplacement } from '../assets/template-rewrite';
 import type { AssetMode } from '../assets/asset-mode';
 import { assertRegionName, assertStackName } from '../config/aws-names';
 import { executeDag } from '../graph/executor';
@@ -145,6 +146,7 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployAppRes
 
   const needAssets = stacks.filter((s) => s.assetManifests.length > 0);
   let templates = new Map<string, Record<string, unknown>>();
+  let replacements = new Map<string, NameReplacement[]>();
   if (needAssets.length > 0) {
     const modes = await assetModes(needAssets, store, factory);
     const published = await publishAssets({
@@ -153,6 +155,7 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployAppRes
       ioHost,
     });
     templates = published.templates;
+    replacements = published.replacements;
   }
 
   const byId = new Map(stacks.map((s) => [s.artifactId, s]));
@@ -188,6 +191,7 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployAppRes
           region: regionOf(stack),
           template,
           parameterValues: parameterValuesForStack(options.parameters ?? [], stack.stackName, template),
+          replacements: replacements.get(id) ?? [],
         },
         {
           store,

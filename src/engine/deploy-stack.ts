@@ -11,6 +11,7 @@
  *   finalize  outputs, the final fold into state.json, release the lock (every exit
  *             path closes the session: flush, save, release), exports index
  */
+import type { NameReplacement } from '../assets/template-rewrite';
 import type { AwsClientFactory } from '../config/aws-clients';
 import { executeDag } from '../graph/executor';
 import type { ExecutionResult } from '../graph/executor';
@@ -19,6 +20,8 @@ import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
+import type { StackLock } from '../state/lock-manager';
+import type { ParentLink } from '../state/state-builder';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute, ResourceState, StackState } from '../state/types';
 import { STATE_SCHEMA_VERSION } from '../state/types';
@@ -52,6 +55,10 @@ export interface DeployStackInput {
   template: CfnTemplate;
   /** `--parameters` values for this stack. */
   parameterValues?: Record<string, string>;
+  /** The storage-name rewrite of the stack's assets, applied to its nested stacks' templates too. */
+  replacements?: readonly NameReplacement[];
+  /** A nested-stack child: its link to the parent stack. */
+  parent?: ParentLink;
 }
 
 export interface DeployStackOptions {
@@ -75,6 +82,8 @@ export interface DeployStackOptions {
    * or changed (`--require-approval`); throwing stops this stack's deploy.
    */
   beforeChanges?: (plan: StackPlan, state: StackState | undefined) => Promise<void>;
+  /** A nested-stack child: the parent's lock, which it works under. */
+  borrowedLock?: StackLock;
 }
 
 export interface DeployStackResult {
@@ -160,8 +169,11 @@ export async function deployStack(
     signal: options.signal,
     cancelSignal: options.cancelSignal,
     erroredStateDir: options.erroredStateDir,
+    borrowedLock: options.borrowedLock,
+    parent: input.parent,
   });
   session.progressMode = () => run.progressMode();
+  const detach = lendToNestedStacks(session, options, input.replacements ?? []);
   let failure: unknown;
   let end: Parameters<StackSession['close']>[0] = { state: run.progressMode() };
   try {
@@ -179,6 +191,7 @@ export async function deployStack(
     failure = err;
     end = { state: run.progressMode() };
   }
+  detach();
   const closed = await session.close(end);
   run.result.stateWrites = structuredClone(session.stats);
   if (!closed.saved) {
@@ -189,6 +202,26 @@ export async function deployStack(
   if (failure) throw failure;
   await run.finish(end);
   return run.result;
+}
+
+/** Lends the session's lock and run options to the stack's nested stacks while it is open. */
+function lendToNestedStacks(
+  session: StackSession,
+  options: DeployStackOptions,
+  replacements: readonly NameReplacement[],
+): () => void {
+  return options.provisioner.nestedStacks.attach(session.stackName, session.region, {
+    store: options.store,
+    ioHost: options.ioHost,
+    lock: session.lock,
+    liveRecord: (id) => session.builder.get(id),
+    replacements,
+    concurrency: options.concurrency,
+    signal: options.signal,
+    cancelSignal: options.cancelSignal,
+    force: options.force,
+    erroredStateDir: options.erroredStateDir,
+  });
 }
 
 /** One deploy of one stack: what the phases share. */

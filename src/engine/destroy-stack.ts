@@ -8,6 +8,8 @@
  * (synth-driven) and `cdkd state destroy`.
  */
 import { executeDag } from '../graph/executor';
+import type { NameReplacement } from '../assets/template-rewrite';
+import type { StackLock } from '../state/lock-manager';
 import type { StateStore } from '../state/state-store';
 import type { PolicyAttribute } from '../state/types';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
@@ -47,6 +49,10 @@ export interface DestroyStackOptions {
   erroredStateDir?: string;
   /** For secret references in properties a pending create re-sends. Default: the store's factory. */
   factory?: AwsClientFactory;
+  /** A nested-stack child: the parent's lock, which it works under. */
+  borrowedLock?: StackLock;
+  /** The storage-name rewrite a nested stack's pending create re-sends with (see `DeployStackInput`). */
+  replacements?: readonly NameReplacement[];
 }
 
 export interface DestroyStackResult {
@@ -93,8 +99,20 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     signal: options.signal,
     cancelSignal: options.cancelSignal,
     erroredStateDir: options.erroredStateDir,
+    borrowedLock: options.borrowedLock,
   });
   session.progressMode = () => ({ kind: 'destroy' });
+  const detach = provisioner.nestedStacks.attach(stackName, region, {
+    store,
+    ioHost,
+    lock: session.lock,
+    liveRecord: (id) => session.builder.get(id),
+    replacements: options.replacements ?? [],
+    concurrency: options.concurrency,
+    signal: options.signal,
+    cancelSignal: options.cancelSignal,
+    erroredStateDir: options.erroredStateDir,
+  });
   const builder = session.builder;
   let end: Parameters<StackSession['close']>[0] = { state: { kind: 'destroy' } };
   let failure: unknown;
@@ -220,6 +238,7 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
   } catch (err) {
     failure = err;
   } finally {
+    detach();
     const closed = await session.close(end);
     if (!closed.saved) {
       result.complete = false;

@@ -1,12 +1,23 @@
 /**
- * Resources nothing installed can provision (nested stacks and the other types
- * only CloudFormation runs, misspelt types, org-internal types without their
- * pack): one rule for why and
- * what to do, used by the deploy preflight
- * ({@link ResourceProvisioner.assertProvisionable}) and by diff to flag them.
+ * Resources nothing installed can provision (types only CloudFormation runs,
+ * misspelt types, org-internal types without their pack): one rule for which types can be
+ * provisioned, why the others cannot and what to do, used by the deploy
+ * preflight ({@link ResourceProvisioner.assertProvisionable}) and by diff to
+ * flag them.
  */
 import type { StackPlan } from '../plan/types';
 import { CLOUD_CONTROL_CANNOT_PROVISION } from '../provisioning/cloud-control-types';
+
+/** A nested stack: cdkd deploys it as a child stack (src/engine/nested-stack.ts). */
+export const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
+
+/**
+ * True when cdkd can provision `type`: the engine does it itself (nested stacks,
+ * never sent to a pack or Cloud Control), or `registry` can route it.
+ */
+export function canProvisionType(type: string, registry: { canProvision(type: string): boolean }): boolean {
+  return type === NESTED_STACK_TYPE || registry.canProvision(type);
+}
 
 export interface Unprovisionable {
   logicalId: string;
@@ -32,12 +43,6 @@ export function unprovisionableResources(
 
 /** Why a type nothing can provision is refused, and the remedy. */
 export function unprovisionableReason(type: string): [reason: string, remedy: string] {
-  if (type === 'AWS::CloudFormation::Stack') {
-    return [
-      'nested stacks are not supported by this version of cdkd yet, and Cloud Control cannot provision them',
-      'Remove these resources from the stack, or deploy this stack with the CDK CLI.',
-    ];
-  }
   if (CLOUD_CONTROL_CANNOT_PROVISION.has(type)) {
     return [
       'CloudFormation runs this type itself: Cloud Control cannot provision it, and no provider pack registers it',

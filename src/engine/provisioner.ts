@@ -35,7 +35,8 @@ import type { CloudControlProviderOptions } from '../provisioning/cloud-control-
 import { PollSchedule } from '../provisioning/poll-schedule';
 import type { PollStats } from '../provisioning/poll-schedule';
 import { createProviderContext } from '../provisioning/provider-context';
-import { unprovisionableReason } from './provisionable';
+import { NestedStackProvider } from './nested-stack';
+import { canProvisionType, NESTED_STACK_TYPE, unprovisionableReason } from './provisionable';
 import { RouteTally } from './route-tally';
 import type { ProvisioningRoutes } from './route-tally';
 import type { ProviderRegistry, RecordedProvenance, RouteDecision } from '../provisioning/provider-registry';
@@ -77,9 +78,15 @@ export interface Provenance {
   providerPackVersion: string | undefined;
 }
 
+/** A type cdkd provisions itself, in the engine (nested stacks): no pack, never Cloud Control. */
+export interface EngineRoute {
+  route: 'engine';
+  reason: string;
+}
+
 /** A routed provider, with the provenance state records for it. */
 export interface RoutedProvider {
-  decision: Exclude<RouteDecision, { route: 'refused' }>;
+  decision: Exclude<RouteDecision, { route: 'refused' }> | EngineRoute;
   provider: ResourceProvider;
   provisionedBy: ProvisionedBy;
   /** Spread into the resource's state record. */
@@ -126,9 +133,12 @@ export class ResourceProvisioner {
   private readonly tally = new RouteTally();
   private readonly schedule: PollSchedule;
   private readonly concurrency: AdaptiveConcurrency;
+  /** Nested stacks (`AWS::CloudFormation::Stack`): child stacks cdkd deploys itself. */
+  readonly nestedStacks: NestedStackProvider;
 
   constructor(private readonly options: ProvisionerOptions) {
     const { schemas } = options;
+    this.nestedStacks = new NestedStackProvider({ provisioner: this, schemas, factory: options.factory });
     this.schedule = options.cloudControl?.schedule ?? new PollSchedule();
     this.concurrency = new AdaptiveConcurrency(options.concurrency);
     options.factory.observeCalls((call) => this.observe(call));
@@ -154,12 +164,23 @@ export class ResourceProvisioner {
     resourceOf: (id: string) => { resourceType: string; provisionedBy?: ProvisionedBy },
     cap?: number,
   ): ConcurrencyGate {
-    return this.concurrency.gate((id) => {
+    const gate = this.concurrency.gate((id) => {
       const { resourceType, provisionedBy } = resourceOf(id);
       const { registry } = this.options;
       if (provisionedBy === 'cc-api' || registry.cloudControlOnly) return 'cloud-control';
       return registry.registrationFor(resourceType) ? 'sdk' : 'cloud-control';
     }, cap);
+    // A nested stack holds no slot while its child runs (the child's operations take theirs), so
+    // children waiting for slots their parents hold cannot deadlock.
+    const nested = 'nested-stack';
+    return {
+      classOf: (id) => (resourceOf(id).resourceType === NESTED_STACK_TYPE ? nested : gate.classOf(id)),
+      tryAcquire: (cls) => cls === nested || gate.tryAcquire(cls),
+      release: (cls) => {
+        if (cls !== nested) gate.release(cls);
+      },
+      onCapacity: (listener) => gate.onCapacity(listener),
+    };
   }
 
   /** What this run learnt of Cloud Control request durations, for the next run. */
@@ -195,7 +216,18 @@ export class ResourceProvisioner {
 
   /** True when an installed pack registers the type, or Cloud Control can be asked to (a catalogued type). */
   canProvision(resourceType: string): boolean {
-    return this.options.registry.canProvision(resourceType);
+    return canProvisionType(resourceType, this.options.registry);
+  }
+
+  /** The route of a type the engine provisions itself, or undefined. */
+  private engineRoute(resourceType: string): RoutedProvider | undefined {
+    if (resourceType !== NESTED_STACK_TYPE) return undefined;
+    return {
+      decision: { route: 'engine', reason: 'a nested stack: cdkd deploys it as a child stack' },
+      provider: this.nestedStacks,
+      provisionedBy: 'sdk',
+      provenance: { provisionedBy: 'sdk', providerPack: undefined, providerPackVersion: undefined },
+    };
   }
 
   /**
@@ -208,11 +240,16 @@ export class ResourceProvisioner {
     region: string,
     recorded?: RecordedProvenance,
   ): RoutedProvider {
+    const engine = this.engineRoute(resourceType);
+    if (engine) return engine;
     return this.instantiate(this.options.registry.providerFor(resourceType, properties, recorded), region);
   }
 
   /** Routes a recorded resource for deletion: the provider that made it, when it is still installed. */
   routeRecord(record: ResourceState, region: string): RoutedProvider {
+    // A nested stack an older cdkd sent to Cloud Control is deleted there.
+    const engine = record.provisionedBy === 'cc-api' ? undefined : this.engineRoute(record.resourceType);
+    if (engine) return engine;
     return this.instantiate(this.options.registry.providerForDelete(record.resourceType, record), region);
   }
 
@@ -236,8 +273,13 @@ export class ResourceProvisioner {
         ? recorded[r.logicalId]
         : undefined;
       if (r.action === 'NO_CHANGE' || r.policyOnly) continue;
+      if (r.resourceType === NESTED_STACK_TYPE && (!record || record.resourceType === NESTED_STACK_TYPE))
+        continue;
       if (r.action === 'DELETE' || r.action === 'REPLACE') {
-        const old = record && !r.retain ? registry.providerForDelete(record.resourceType, record) : undefined;
+        const old =
+          record && !r.retain && record.resourceType !== NESTED_STACK_TYPE
+            ? registry.providerForDelete(record.resourceType, record)
+            : undefined;
         if (old?.route === 'refused')
           refuse(r.logicalId, record!.resourceType, `cannot be deleted: ${old.reason}`, old.remedy);
         if (r.action === 'DELETE') continue;
@@ -283,6 +325,7 @@ export class ResourceProvisioner {
     const remedies = new Set<string>();
     for (const [logicalId, record] of Object.entries(recorded)) {
       if (record.deletionPolicy === 'Retain' || record.deletionPolicy === 'RetainExceptOnCreate') continue;
+      if (record.resourceType === NESTED_STACK_TYPE) continue;
       const decision = this.options.registry.providerForDelete(record.resourceType, record);
       if (decision.route !== 'refused') continue;
       problems.push(`${logicalId} (${record.resourceType}): ${decision.reason}`);
@@ -303,6 +346,8 @@ export class ResourceProvisioner {
     intent: { resourceType: string; provisionedBy: ProvisionedBy; properties?: Record<string, unknown> },
     region: string,
   ): RoutedProvider {
+    const engine = intent.provisionedBy === 'sdk' ? this.engineRoute(intent.resourceType) : undefined;
+    if (engine) return engine;
     if (intent.provisionedBy === 'cc-api')
       return this.instantiate(
         { route: 'cc-api', reason: 'the pending operation was sent through Cloud Control' },

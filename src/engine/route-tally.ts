@@ -17,6 +17,8 @@ export class RouteTally {
   private readonly byResource = new Map<string, { resourceType: string; pack?: string }>();
 
   record(stackName: string, logicalId: string, resourceType: string, routed: RoutedProvider): void {
+    // A nested stack is no provider's resource: its child's resources are counted one by one.
+    if (routed.decision.route === 'engine') return;
     this.byResource.set(`${stackName}\u0000${logicalId}`, {
       resourceType,
       pack: routed.decision.route === 'sdk' ? routed.decision.packName : undefined,

@@ -21,7 +21,7 @@ import type { StackLock } from '../state/lock-manager';
 import { serializeStackState } from '../state/schema';
 import type { StateRecord } from '../state/state-backend';
 import { StackStateBuilder } from '../state/state-builder';
-import type { BuildMode } from '../state/state-builder';
+import type { BuildMode, ParentLink } from '../state/state-builder';
 import type { StateStore } from '../state/state-store';
 import type { IntentRecord, StackState, StateMutation } from '../state/types';
 import { replaySegments } from '../state/wal-replay';
@@ -46,6 +46,13 @@ export interface StackSessionOptions {
   /** Unfolded log bytes that trigger a fold: at least this, and at least the last state size. Default 64 KiB. */
   foldMinBytes?: number;
   now?: () => number;
+  /**
+   * A nested-stack child works under its parent's lock (no lock of its own): the
+   * parent's session lends it, and only the parent releases it.
+   */
+  borrowedLock?: StackLock;
+  /** A nested-stack child: its link to the parent, written into its record. */
+  parent?: ParentLink;
 }
 
 /** What an intent announces; the session assigns its id, token and time. */
@@ -137,13 +144,17 @@ export class StackSession {
   /** Takes the lock and rebuilds the state from state.json and the log. */
   static async open(options: StackSessionOptions): Promise<StackSession> {
     const { store, stackName, region } = options;
-    const lock = await store.locks.acquire(stackName, region, { operation: options.operation });
+    const lock =
+      options.borrowedLock ??
+      (await store.locks.acquire(stackName, region, { operation: options.operation }));
+    const release = () => (options.borrowedLock ? Promise.resolve() : lock.release());
     try {
       const [record, refs] = await Promise.all([
         store.backend.getState(stackName, region),
         store.wal.list(stackName, region),
       ]);
       const builder = new StackStateBuilder(stackName, region, record?.state);
+      if (options.parent) builder.parent = options.parent;
       const replay = await replaySegments(store.wal, builder, refs);
       builder.lineage ??= randomUUID();
       if (replay.applied.length > 0) {
@@ -164,7 +175,7 @@ export class StackSession {
         recovered,
       );
     } catch (err) {
-      await lock.release();
+      await release();
       throw err;
     }
   }
@@ -352,7 +363,7 @@ export class StackSession {
         return this.saveFailed(err, 'delete' in end);
       }
     } finally {
-      await this.lock.release();
+      if (!this.options.borrowedLock) await this.lock.release();
     }
   }
 

@@ -38,6 +38,13 @@ export type BuildMode =
   /** A save while a destroy runs: no outputs and no cross-stack reads of resources that may be gone. */
   | { kind: 'destroy' };
 
+/** The schema v6 fields that place a nested-stack child under its parent. */
+export interface ParentLink {
+  parentStack: string;
+  parentLogicalId?: string;
+  parentRegion?: string;
+}
+
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 export class StackStateBuilder {
@@ -50,6 +57,8 @@ export class StackStateBuilder {
   walSeq: number;
   lineage: string | undefined;
   serial: number;
+  /** A nested-stack child's link to its parent (schema v6 fields); undefined on a top-level stack. */
+  parent: ParentLink | undefined;
 
   constructor(
     readonly stackName: string,
@@ -63,6 +72,13 @@ export class StackStateBuilder {
     this.walSeq = previous?.walSeq ?? 0;
     this.lineage = previous?.lineage;
     this.serial = previous?.serial ?? 0;
+    this.parent = previous?.parentStack
+      ? {
+          parentStack: previous.parentStack,
+          parentLogicalId: previous.parentLogicalId,
+          parentRegion: previous.parentRegion,
+        }
+      : undefined;
   }
 
   /** A counter that changes with every mutation. */
@@ -189,13 +205,7 @@ export class StackStateBuilder {
       region: this.region,
       resources: { ...this.resources },
     };
-    const parent = previous?.parentStack
-      ? {
-          parentStack: previous.parentStack,
-          parentLogicalId: previous.parentLogicalId,
-          parentRegion: previous.parentRegion,
-        }
-      : {};
+    const parent = this.parent ?? {};
     if (mode.kind === 'final') {
       const { final } = mode;
       return {
@@ -213,6 +223,7 @@ export class StackStateBuilder {
       return {
         ...previous,
         ...base,
+        ...parent,
         outputs: {},
         imports: undefined,
         outputReads: undefined,
@@ -226,6 +237,7 @@ export class StackStateBuilder {
     return {
       ...previous,
       ...base,
+      ...parent,
       // A progress save keeps the previous bag and its export set, and never drops a recorded read.
       outputs: previous?.outputs ?? {},
       imports: unionBy(

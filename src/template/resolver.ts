@@ -508,7 +508,9 @@ export class TemplateResolver {
     const found = attributeOf(target, attribute, schema);
     if (found.found) return found.value;
     const known = schema?.attributes;
-    const notAnAttribute = known !== undefined && !known.includes(attribute);
+    // `Outputs.<Key>` of a nested stack: a key inside an object-valued attribute.
+    const notAnAttribute =
+      known !== undefined && !known.includes(attribute) && !known.includes(attribute.split('.')[0]);
     if (!notAnAttribute) {
       // An attribute that appeared after the resource was recorded: read it from the resource.
       const live = await this.env.liveAttribute?.(logicalId, target, attribute);

@@ -108,7 +108,6 @@ describe('ResourceProvisioner.assertProvisionable', () => {
           create('Hook', 'Custom::Seeder', {
             ServiceToken: 'arn:aws:lambda:us-east-1:123456789012:function:f',
           }),
-          create('Child', 'AWS::CloudFormation::Stack', { TemplateURL: 'https://example.com/t.json' }),
           create('Relay', 'AWS::CloudFormation::CustomResource', {
             ServiceToken: 'arn:aws:sns:us-east-1:123456789012:t',
           }),
@@ -124,9 +123,8 @@ describe('ResourceProvisioner.assertProvisionable', () => {
       'S cannot be deployed: Bad (Acme::Billing::Account): Budget must be >= 0',
     );
     expect(caught?.message).toContain('Unhandled (Acme::Billing::Account): AccountId is read-only');
-    // Custom resources cdkd runs itself; what only CloudFormation runs is refused although a schema exists.
+    // Custom resources cdkd runs itself.
     expect(caught?.message).not.toContain('Hook');
-    expect(caught?.message).toContain('Child (AWS::CloudFormation::Stack): nested stacks are not supported');
     expect(caught?.message).not.toContain('Relay');
     expect(caught?.message).toContain(
       "Widget (Acme::Widgets::Widget): it is not in AWS's CloudFormation catalogue",
@@ -166,5 +164,87 @@ describe('ResourceProvisioner.assertProvisionable', () => {
     p.routeRecord(record, 'us-east-1');
     p.routeRecord({ ...record, physicalId: 'https://q2' }, 'us-east-1');
     expect(host.text('warn').filter((t) => t.includes('@gone/sqs'))).toHaveLength(1);
+  });
+});
+
+describe('nested stacks (AWS::CloudFormation::Stack)', () => {
+  const nested = (extra: Partial<ResourceState> = {}): ResourceState => ({
+    physicalId: 'arn:aws:cloudformation:us-east-1:123456789012:stack/S~Child/1',
+    resourceType: 'AWS::CloudFormation::Stack',
+    properties: { TemplateURL: 'https://s3.us-east-1.amazonaws.com/b/k.json' },
+    provisionedBy: 'sdk',
+    ...extra,
+  });
+
+  it('are provisioned by the engine: preflight passes, and create, update, delete and a settle never reach Cloud Control', async () => {
+    const { p } = await provisioner();
+    expect(p.canProvision('AWS::CloudFormation::Stack')).toBe(true);
+    expect(() =>
+      p.assertProvisionable(
+        plan([
+          create('Child', 'AWS::CloudFormation::Stack', { TemplateURL: 'https://s3.amazonaws.com/b/k.json' }),
+          { logicalId: 'Old', resourceType: 'AWS::CloudFormation::Stack', action: 'DELETE' },
+        ]),
+        { Old: nested() },
+      ),
+    ).not.toThrow();
+    expect(() => p.assertDeletable('S', { Child: nested() })).not.toThrow();
+    const routes = [
+      p.route('AWS::CloudFormation::Stack', {}, 'us-east-1'),
+      p.route('AWS::CloudFormation::Stack', {}, 'us-east-1', nested()),
+      p.routeRecord(nested(), 'us-east-1'),
+      p.routeIntent({ resourceType: 'AWS::CloudFormation::Stack', provisionedBy: 'sdk' }, 'us-east-1'),
+    ];
+    for (const routed of routes) {
+      expect(routed.decision.route).toBe('engine');
+      expect(routed.provider).toBe(p.nestedStacks);
+      expect(routed.provenance).toEqual({
+        provisionedBy: 'sdk',
+        providerPack: undefined,
+        providerPackVersion: undefined,
+      });
+    }
+    // Not counted as any provider's resource: the child's resources are.
+    expect(p.stats().routes).toEqual({ sdk: {}, cloudControl: {} });
+  });
+
+  it('a nested stack an older cdkd sent to Cloud Control is deleted there', async () => {
+    const { p } = await provisioner();
+    expect(p.routeRecord(nested({ provisionedBy: 'cc-api' }), 'us-east-1').decision.route).toBe('cc-api');
+  });
+
+  it('hold no slot while their children run, so a child never waits for its parent', async () => {
+    const { p } = await provisioner();
+    const gate = p.slots(
+      (id) => ({ resourceType: id.startsWith('Child') ? 'AWS::CloudFormation::Stack' : 'AWS::SQS::Queue' }),
+      1,
+    );
+    const nestedClass = gate.classOf('Child1');
+    for (let i = 0; i < 50; i++) expect(gate.tryAcquire(nestedClass)).toBe(true);
+    const queue = gate.classOf('Queue');
+    expect(gate.tryAcquire(queue)).toBe(true);
+    expect(gate.tryAcquire(queue)).toBe(false);
+    gate.release(queue);
+    gate.release(nestedClass);
+    expect(gate.tryAcquire(queue)).toBe(true);
+  });
+
+  it('refuse an operation outside a parent session, naming the remedy', async () => {
+    const { p } = await provisioner();
+    await expect(
+      p.nestedStacks.delete(
+        'Child',
+        nested().physicalId,
+        'AWS::CloudFormation::Stack',
+        {},
+        {
+          stackName: 'S',
+          expectedRegion: 'us-east-1',
+        },
+      ),
+    ).rejects.toMatchObject({
+      code: 'NESTED_STACK_NO_PARENT',
+      remedy: 'Deploy or destroy the parent stack.',
+    });
   });
 });
