@@ -46,6 +46,13 @@ export interface ResourceUpdateResult {
   physicalId: string;
   /** True when the provider replaced the resource rather than updating it in place. */
   wasReplaced: boolean;
+  /**
+   * The update made a new resource in place of the old one (its `physicalId` differs) and the
+   * old one still exists: cdkd deletes it (the state record's physical id and properties) once
+   * the deploy has finished, as CloudFormation's cleanup phase does for a custom resource that
+   * answers an Update with a new PhysicalResourceId. Ignored by cdkd versions before it was added.
+   */
+  deletePrevious?: boolean;
   /** Attributes after the update. */
   attributes?: Record<string, unknown>;
   /** See {@link ResourceCreateResult.effectiveProperties}. */

@@ -98,6 +98,7 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     factory,
     logger,
     cloudControl: { schedule: new PollSchedule({ history: readPollHistory(historyFile, endpoint) }) },
+    customResources: { responses: store.bucket, timeoutSeconds: config.customResourceTimeoutSeconds },
     onRetry: (logicalId, err, attempt) =>
       logger.debug(`${logicalId}: retrying after ${(err as Error).name ?? 'error'} (attempt ${attempt})`),
   });

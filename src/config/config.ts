@@ -67,6 +67,7 @@ export interface ConfigFile {
   packs?: Record<string, string>;
   strictPacks?: boolean;
   packHookTimeoutSeconds?: number;
+  customResourceTimeoutSeconds?: number;
 }
 
 /**
@@ -136,6 +137,8 @@ export interface CdkdConfig {
   strictPacks: boolean;
   /** How long a pack's `cdkd:providers` hook may take before it is abandoned. */
   packHookTimeoutSeconds: number;
+  /** How long a custom resource's handler may take to respond (CloudFormation's hour); a resource's ServiceTimeout wins. */
+  customResourceTimeoutSeconds: number;
   /** Send every resource to Cloud Control, whatever packs are installed (`--cloud-control-only`; flag only). */
   cloudControlOnly: boolean;
   /** Revert a failed deploy automatically (the CloudFormation default; `--no-rollback` turns it off; flag only). */
@@ -160,6 +163,7 @@ export const DEFAULTS = {
   requireApproval: 'broadening',
   strictPacks: false,
   packHookTimeoutSeconds: 30,
+  customResourceTimeoutSeconds: 3600,
 } as const;
 
 /** Environment variables cdkd reads, by setting. */
@@ -174,6 +178,7 @@ export const ENV_VARS = {
   endpointUrl: 'CDKD_ENDPOINT_URL',
   strictPacks: 'CDKD_STRICT_PACKS',
   packHookTimeoutSeconds: 'CDKD_PACK_HOOK_TIMEOUT_SECONDS',
+  customResourceTimeoutSeconds: 'CDKD_CUSTOM_RESOURCE_TIMEOUT_SECONDS',
 } as const;
 
 export const CONFIG_SEARCH_PLACES = [
@@ -209,6 +214,7 @@ const FILE_KEYS: Record<keyof ConfigFile, 'string' | 'number' | 'boolean' | 'obj
   packs: 'object',
   strictPacks: 'boolean',
   packHookTimeoutSeconds: 'number',
+  customResourceTimeoutSeconds: 'number',
 };
 
 /** npm's package-name rule (lower case, URL-safe, optionally `@scope/`). */
@@ -548,6 +554,12 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     parseNumber(env[ENV_VARS.packHookTimeoutSeconds], ENV_VARS.packHookTimeoutSeconds),
     cdkJson.cdkd.packHookTimeoutSeconds,
   );
+  const customResourceTimeoutSeconds = pick(
+    'customResourceTimeoutSeconds',
+    undefined,
+    parseNumber(env[ENV_VARS.customResourceTimeoutSeconds], ENV_VARS.customResourceTimeoutSeconds),
+    cdkJson.cdkd.customResourceTimeoutSeconds,
+  );
   // Declared packs come from one place, never merged: the config file's list, else cdk.json's.
   const packs: DeclaredPacks = file.packs
     ? { packs: file.packs, projectDir: cwd, declaredIn: `${configFile} (packs)` }
@@ -563,6 +575,7 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
   for (const [name, value] of [
     ['concurrency', concurrency],
     ['stackConcurrency', stackConcurrency],
+    ['customResourceTimeoutSeconds', customResourceTimeoutSeconds],
   ] as const) {
     if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
       throw new ConfigError(`${name} must be a positive integer, got ${value}.`);
@@ -600,6 +613,7 @@ export function resolveConfig(input: ResolveConfigInput = {}): CdkdConfig {
     packs,
     strictPacks: withDefault('strictPacks', strictPacks),
     packHookTimeoutSeconds: withDefault('packHookTimeoutSeconds', packHookTimeoutSeconds),
+    customResourceTimeoutSeconds: withDefault('customResourceTimeoutSeconds', customResourceTimeoutSeconds),
     cloudControlOnly: flags.cloudControlOnly ?? false,
     rollback: flags.rollback ?? true,
     configFile,

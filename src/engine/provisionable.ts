@@ -1,11 +1,12 @@
 /**
- * Resources nothing installed can provision (custom resources, misspelt types,
- * org-internal types without their pack): one rule for which types can be
+ * Resources nothing installed can provision (types only CloudFormation runs,
+ * misspelt types, org-internal types without their pack): one rule for which types can be
  * provisioned, why the others cannot and what to do, used by the deploy
  * preflight ({@link ResourceProvisioner.assertProvisionable}) and by diff to
  * flag them.
  */
 import type { StackPlan } from '../plan/types';
+import { CLOUD_CONTROL_CANNOT_PROVISION } from '../provisioning/cloud-control-types';
 
 /** A nested stack: cdkd deploys it as a child stack (src/engine/nested-stack.ts). */
 export const NESTED_STACK_TYPE = 'AWS::CloudFormation::Stack';
@@ -42,10 +43,10 @@ export function unprovisionableResources(
 
 /** Why a type nothing can provision is refused, and the remedy. */
 export function unprovisionableReason(type: string): [reason: string, remedy: string] {
-  if (type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource') {
+  if (CLOUD_CONTROL_CANNOT_PROVISION.has(type)) {
     return [
-      'custom resources are not supported by this version of cdkd yet',
-      'Remove these resources from the stack, or deploy this stack with the CDK CLI.',
+      'CloudFormation runs this type itself: Cloud Control cannot provision it, and no provider pack registers it',
+      `Remove it from the stack (a ${type.split('::')[2]} has no meaning outside CloudFormation), or deploy this stack with the CDK CLI.`,
     ];
   }
   if (/^(AWS|Alexa)::/.test(type)) {

@@ -30,6 +30,8 @@ import type {
   UpdateContext,
 } from '../plugin-api';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
+import { CustomResourceProvider } from '../provisioning/custom-resource-provider';
+import type { CustomResourceProviderOptions } from '../provisioning/custom-resource-provider';
 import type { CloudControlProviderOptions } from '../provisioning/cloud-control-provider';
 import { PollSchedule } from '../provisioning/poll-schedule';
 import type { PollStats } from '../provisioning/poll-schedule';
@@ -63,6 +65,8 @@ export interface ProvisionerOptions {
   retry?: Pick<RetryOptions, 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs' | 'sleep'>;
   /** Cloud Control settings (tests, benchmarks); by default one poll schedule per provisioner. */
   cloudControl?: Omit<CloudControlProviderOptions, 'schemas'>;
+  /** Custom resources: where their responses land (the state bucket), their timeout, the clock. */
+  customResources?: CustomResourceProviderOptions;
   /** Pool limits of the adaptive concurrency (tests, benchmarks). */
   concurrency?: AdaptiveConcurrencyOptions;
   /** Called before each retry of an operation. */
@@ -148,6 +152,9 @@ export class ResourceProvisioner {
           schemas: { get: (t) => schemas.tryGet(t) },
         }),
     );
+    const customResources = options.customResources;
+    if (customResources)
+      options.registry.setCustomResourceProvider((ctx) => new CustomResourceProvider(ctx, customResources));
   }
 
   /**
@@ -442,8 +449,11 @@ export class ResourceProvisioner {
       decision.route === 'sdk'
         ? {
             provisionedBy: 'sdk',
-            providerPack: decision.registration.packName,
-            providerPackVersion: decision.registration.packVersion,
+            // cdkd's own provider (custom resources) is no pack.
+            providerPack: decision.registration.builtIn ? undefined : decision.registration.packName,
+            providerPackVersion: decision.registration.builtIn
+              ? undefined
+              : decision.registration.packVersion,
           }
         : { provisionedBy: 'cc-api', providerPack: undefined, providerPackVersion: undefined };
     return { decision, provider, provisionedBy: provenance.provisionedBy, provenance };

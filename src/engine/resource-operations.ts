@@ -514,7 +514,12 @@ export class ResourceOperations {
     };
     if (!intent.recordBase?.deletionPolicy) delete next.deletionPolicy;
     if (!intent.recordBase?.updateReplacePolicy) delete next.updateReplacePolicy;
-    this.session.outcome(intent.id, [{ op: 'set', logicalId, record: next, prev: record.physicalId }]);
+    const effects: Parameters<StackSession['outcome']>[1] = [];
+    // The provider made a new resource and the old one is left: deposed, it is deleted after the deploy.
+    if (updated.deletePrevious && updated.physicalId !== record.physicalId)
+      effects.push({ op: 'depose', entry: this.deposed(logicalId, record, 'replaced') });
+    effects.push({ op: 'set', logicalId, record: next, prev: record.physicalId });
+    this.session.outcome(intent.id, effects);
     return { record: next, wasReplaced: updated.wasReplaced };
   }
 

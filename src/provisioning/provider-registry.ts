@@ -18,6 +18,8 @@
 import type { ProviderContext, ProviderRegistration, ResourceProvider } from '../plugin-api';
 import { SUPPORTED_PLUGIN_API_VERSIONS } from '../plugin-api';
 import { CdkdError, ProvisioningError } from '../util/errors';
+import { CLOUD_CONTROL_CANNOT_PROVISION } from './cloud-control-types';
+import { isCustomResourceType } from './custom-resource-provider';
 import { convertPackSchema } from './pack-schema';
 import type { CfnResourceSchema, SchemaStore } from './schema-store';
 
@@ -79,6 +81,8 @@ export interface RegisteredProvider {
   ownSchema?: CfnResourceSchema;
   /** The pack's registration object (its `createProvider` builds providers). */
   registration: ProviderRegistration;
+  /** cdkd's own provider (custom resources): its records name no pack. */
+  builtIn?: true;
 }
 
 /** A pack that answered and passed the pack-level checks. */
@@ -138,6 +142,9 @@ export type RouteDecision =
 
 /** Builds the Cloud Control provider for a region (supplied by the engine). */
 export type CloudControlProviderFactory = (ctx: ProviderContext) => ResourceProvider;
+
+/** Builds cdkd's custom-resource provider for a region (supplied by the engine: it needs the state bucket). */
+export type CustomResourceProviderFactory = (ctx: ProviderContext) => ResourceProvider;
 
 export interface ProviderRegistryOptions {
   cloudControl?: CloudControlProviderFactory;
@@ -224,6 +231,36 @@ export class ProviderRegistry {
   private readonly instances = new Map<RegisteredProvider, Map<string, ResourceProvider>>();
   private readonly cloudControlInstances = new Map<string, ResourceProvider>();
   private cloudControl?: CloudControlProviderFactory;
+  private customResources?: CustomResourceProviderFactory;
+  /** Every custom-resource type routes here: cdkd runs them itself, whatever properties they set. */
+  private readonly customResourceRegistration: RegisteredProvider = {
+    resourceType: 'AWS::CloudFormation::CustomResource',
+    packName: 'cdkd',
+    pluginName: 'cdkd',
+    pluginType: 'core',
+    handledProperties: new Set(),
+    unhandledByDesign: new Map(),
+    cloudControlByDesign: new Map(),
+    canSnapshot: false,
+    physicalIdIsPrimaryIdentifier: false,
+    builtIn: true,
+    registration: {
+      resourceType: 'AWS::CloudFormation::CustomResource',
+      handledProperties: [],
+      createProvider: (ctx) => {
+        if (!this.customResources) {
+          throw new ProvisioningError(
+            'Custom resources cannot be run in this build: no state bucket was given.',
+            {
+              code: 'CUSTOM_RESOURCES_UNAVAILABLE',
+              remedy: 'Run the command through the cdkd CLI, which supplies the state bucket.',
+            },
+          );
+        }
+        return this.customResources(ctx);
+      },
+    },
+  };
   private readonly strictPacks: boolean;
   /** Every resource goes to Cloud Control (`--cloud-control-only`). */
   readonly cloudControlOnly: boolean;
@@ -270,6 +307,12 @@ export class ProviderRegistry {
     return registry;
   }
 
+  /** Supplies the custom-resource provider (the engine does). */
+  setCustomResourceProvider(factory: CustomResourceProviderFactory): void {
+    this.customResources = factory;
+    this.instances.delete(this.customResourceRegistration);
+  }
+
   /** Supplies the Cloud Control provider (the engine does). */
   setCloudControlProvider(factory: CloudControlProviderFactory): void {
     this.cloudControl = factory;
@@ -288,6 +331,7 @@ export class ProviderRegistry {
 
   /** The registration that provisions new resources of `type`, if any. */
   registrationFor(type: string): RegisteredProvider | undefined {
+    if (isCustomResourceType(type)) return this.customResourceRegistration;
     return this.byType.get(type);
   }
 
@@ -296,9 +340,16 @@ export class ProviderRegistry {
     return this.valid.find((r) => r.packName === packName && r.resourceType === type && !this.tied.has(r));
   }
 
-  /** True when something can provision `type`: a pack, or Cloud Control for a catalogued type. */
+  /**
+   * True when something can provision `type`: cdkd itself (custom resources), a
+   * pack, or Cloud Control for a catalogued type it can provision.
+   */
   canProvision(type: string): boolean {
-    return this.byType.has(type) || this.catalogue.isCatalogued(type);
+    if (isCustomResourceType(type)) return true;
+    return (
+      this.byType.has(type) ||
+      (this.catalogue.isCatalogued(type) && !CLOUD_CONTROL_CANNOT_PROVISION.has(type))
+    );
   }
 
   /**
@@ -317,6 +368,7 @@ export class ProviderRegistry {
     const set = Object.keys(properties).filter((name) => properties[name] !== undefined);
     const unhandledBy = (r: RegisteredProvider) =>
       set.filter((name) => !r.handledProperties.has(name) && !r.unhandledByDesign.has(name)).sort();
+    if (isCustomResourceType(type)) return this.customResourceRoute();
     if (this.cloudControlOnly) return this.cloudControlOnlyRoute(type, recorded);
     const current = this.byType.get(type);
     if (!recorded) return this.newResourceRoute(type, current, unhandledBy);
@@ -375,6 +427,7 @@ export class ProviderRegistry {
 
   /** Where a recorded resource is deleted: the provider that made it, when it is installed. */
   providerForDelete(type: string, recorded: RecordedProvenance): RouteDecision {
+    if (isCustomResourceType(type)) return this.customResourceRoute();
     if (this.cloudControlOnly) return this.cloudControlOnlyRoute(type, recorded);
     if (recorded.provisionedBy === 'cc-api') {
       return {
@@ -447,6 +500,14 @@ export class ProviderRegistry {
   }
 
   // -------------------------------------------------------------------------
+
+  /** Custom resources: cdkd sends their requests to their ServiceToken itself. */
+  private customResourceRoute(): RouteDecision {
+    return packRoute(
+      this.customResourceRegistration,
+      'cdkd runs custom resources itself (through their ServiceToken)',
+    );
+  }
 
   /** A new resource: the type's pack when it handles every property set, else Cloud Control. */
   private newResourceRoute(

@@ -101,7 +101,7 @@ describe('messages', () => {
       `const cdk = require('aws-cdk-lib');
 const app = new cdk.App();
 const stack = new cdk.Stack(app, 'E2eCustom');
-new cdk.CfnResource(stack, 'Seeder', { type: 'Custom::Seeder', properties: { ServiceToken: 'arn:aws:lambda:us-east-1:123456789012:function:seed' } });
+new cdk.CfnResource(stack, 'Child', { type: 'AWS::SNS::Topick', properties: {} });
 app.synth();
 `,
     );
@@ -109,15 +109,17 @@ app.synth();
     const result = await h.cdkd(['diff', '-o', path.join(app, 'out')], { cwd: app, env });
     expectExit(result);
     expect(result.stdout).toMatch(
-      /\[!\] Seeder \(Custom::Seeder\): cdkd cannot deploy it: custom resources are not supported/,
+      /\[!\] Child \(AWS::SNS::Topick\): cdkd cannot deploy it: it is not a type in AWS's CloudFormation catalogue/,
     );
-    expect(result.stderr).toMatch(/E2eCustom: cdkd deploy will refuse this stack: Seeder \(Custom::Seeder\)/);
-    expect(result.stderr).toContain('deploy this stack with the CDK CLI');
+    expect(result.stderr).toMatch(
+      /E2eCustom: cdkd deploy will refuse this stack: Child \(AWS::SNS::Topick\)/,
+    );
+    expect(result.stderr).toContain('Check the spelling');
     const json = await h.cdkd(['diff', '-j', '-o', path.join(app, 'out')], { cwd: app, env });
     expectExit(json);
     const payload = JSON.parse(json.stdout) as {
       stacks: Array<{ unprovisionable: Array<{ logicalId: string }> }>;
     };
-    expect(payload.stacks[0].unprovisionable.map((r) => r.logicalId)).toEqual(['Seeder']);
+    expect(payload.stacks[0].unprovisionable.map((r) => r.logicalId)).toEqual(['Child']);
   });
 });

@@ -310,6 +310,20 @@ describe('Cloud Control lifecycle', () => {
     });
   });
 
+  test('types only CloudFormation runs are refused although their schemas exist; a custom type is no type name', async () => {
+    for (const TypeName of ['AWS::CloudFormation::CustomResource', 'AWS::CloudFormation::Stack']) {
+      await expect(
+        cc.send(
+          new CreateResourceCommand({ TypeName, DesiredState: '{"ServiceToken":"x","TemplateURL":"y"}' }),
+        ),
+      ).rejects.toMatchObject({ name: 'UnsupportedActionException', $metadata: { httpStatusCode: 400 } });
+    }
+    await expect(
+      cc.send(new CreateResourceCommand({ TypeName: 'Custom::Seeder', DesiredState: '{}' })),
+    ).rejects.toMatchObject({ name: 'ValidationException' }); // two parts: not a registry type name
+    expect((await cc.send(new ListResourceRequestsCommand({}))).ResourceRequestStatusSummaries).toEqual([]);
+  });
+
   test('read-only attributes are generated: ARNs from templates, generated names when none is given', async () => {
     const topic = await create('AWS::SNS::Topic', {});
     expect(topic.OperationStatus).toBe('SUCCESS');

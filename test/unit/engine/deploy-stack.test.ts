@@ -233,17 +233,14 @@ describe('deployStack', () => {
     ).toEqual([]);
   });
 
-  it('refuses a stack with a custom resource before locking or changing anything', async () => {
+  it('refuses a stack with a type nothing can provision before locking or changing anything', async () => {
     await ctx.emulator.control.clearRequests();
     const attempt = deploy('Custom', {
       T: topic('custom-t'),
-      Hook: {
-        Type: 'Custom::Seeder',
-        Properties: { ServiceToken: 'arn:aws:lambda:us-east-1:123456789012:function:seed' },
-      },
+      Child: { Type: 'AWS::SNS::Topick', Properties: {} },
     });
     await expect(attempt).rejects.toThrow(
-      /Hook \(Custom::Seeder\): custom resources are not supported.*Nothing was changed/,
+      /Child \(AWS::SNS::Topick\): it is not a type in AWS's CloudFormation catalogue.*Nothing was changed/,
     );
     const ops = Object.keys((await ctx.emulator.control.requests()).byOperation);
     expect(ops.filter((o) => /^(cloudcontrol|s3:Put)/.test(o))).toEqual([]);

@@ -803,3 +803,32 @@ describe('cloudControlByDesign', () => {
     expect(registry.problems.map((p) => p.message)).toEqual([expect.stringMatching(message)]);
   });
 });
+
+describe('ProviderRegistry custom resources', () => {
+  const made: string[] = [];
+  const registry = ProviderRegistry.fromPacks([], schemas, { cloudControlOnly: true });
+  registry.setCustomResourceProvider((c) => {
+    made.push(c.region);
+    return {} as ResourceProvider;
+  });
+
+  it("routes every custom-resource type to cdkd's own provider, whatever it sets, even with --cloud-control-only", () => {
+    for (const type of ['Custom::Seeder', 'AWS::CloudFormation::CustomResource']) {
+      expect(registry.canProvision(type)).toBe(true);
+      const decision = registry.providerFor(type, { ServiceToken: 'arn', Anything: 1 });
+      expect(decision).toMatchObject({ route: 'sdk', packName: 'cdkd' });
+      if (decision.route !== 'sdk') throw new Error('unreachable');
+      expect(decision.registration.builtIn).toBe(true);
+      expect(registry.providerForDelete(type, { provisionedBy: 'sdk' })).toMatchObject({ route: 'sdk' });
+      expect(registry.registrationFor(type)?.builtIn).toBe(true);
+      registry.providerInstance(decision, ctx('eu-west-1'));
+    }
+    // One provider per region.
+    expect(made).toEqual(['eu-west-1']);
+  });
+
+  it('a catalogued type Cloud Control cannot provision is not provisionable', () => {
+    expect(schemas.isCatalogued('AWS::CloudFormation::Stack')).toBe(true);
+    expect(ProviderRegistry.fromPacks([], schemas).canProvision('AWS::CloudFormation::Stack')).toBe(false);
+  });
+});

@@ -63,6 +63,66 @@ for (const stream of [process.stdout, process.stderr]) {
   };
 }
 
+// The sandbox's network. In AWS a handler's HTTPS request to S3 (a custom
+// resource's ResponseURL, which cfn-response code and CDK's handlers PUT with
+// https.request to the URL's host, dropping its port) reaches S3. Here every
+// AWS endpoint is the emulator, which speaks plain HTTP: HTTPS to the
+// emulator's host is carried to the emulator's port over HTTP.
+function routeHttpsToEmulator() {
+  let endpoint;
+  try {
+    endpoint = new URL(process.env.AWS_ENDPOINT_URL || '');
+  } catch {
+    return;
+  }
+  if (endpoint.protocol !== 'http:') return;
+  const http = require('node:http');
+  const https = require('node:https');
+  const loopback = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+  const sameHost = (host) =>
+    host === endpoint.hostname || (loopback.has(host) && loopback.has(endpoint.hostname));
+  /** https.request's arguments as one options object and a callback. */
+  const normalize = (args) => {
+    let [first, second, third] = args;
+    let options = {};
+    if (typeof first === 'string' || first instanceof URL) {
+      const u = new URL(String(first));
+      options = {
+        protocol: u.protocol,
+        hostname: u.hostname,
+        port: u.port,
+        path: `${u.pathname}${u.search}`,
+      };
+      if (typeof second === 'object' && second !== null) options = { ...options, ...second };
+      else third = second;
+    } else {
+      options = { ...first };
+      third = second;
+    }
+    return { options, callback: typeof third === 'function' ? third : undefined };
+  };
+  for (const name of ['request', 'get']) {
+    const original = https[name];
+    https[name] = function (...args) {
+      const { options, callback } = normalize(args);
+      const host = String(options.hostname || options.host || '').replace(/:\d+$/, '');
+      const port = String(options.port || '443');
+      if (!sameHost(host) || port !== '443') return original.apply(this, args);
+      const { agent, ...rest } = options;
+      void agent;
+      const routed = {
+        ...rest,
+        protocol: 'http:',
+        hostname: endpoint.hostname,
+        host: undefined,
+        port: endpoint.port,
+      };
+      return http[name](routed, callback);
+    };
+  }
+}
+routeHttpsToEmulator();
+
 /** An error as Lambda's Node.js runtimes report it. */
 function errorPayload(err, errorType) {
   if (err instanceof Error) {

@@ -20,6 +20,16 @@ import { getAt, withoutWriteOnly, type ResourceSchema, type SchemaSource } from 
 import type { CloudControlStore, ResourceRequest } from './store';
 import { validateModel, validationMessage } from './validate';
 
+/**
+ * Registry types whose provisioning type is NON_PROVISIONABLE: CloudFormation
+ * runs them itself (a custom resource's handler, a nested stack), so Cloud
+ * Control refuses every request on them although their schemas exist.
+ */
+const NON_PROVISIONABLE_TYPES: ReadonlySet<string> = new Set([
+  'AWS::CloudFormation::CustomResource',
+  'AWS::CloudFormation::Stack',
+]);
+
 type Input = Record<string, unknown>;
 export type OperationName = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -68,7 +78,9 @@ export class CloudControlOperations {
   }
 
   private checkProvisionable(schema: ResourceSchema): void {
-    if (this.store.settingsFor(schema.typeName).provisionable === false) {
+    const provisionable =
+      this.store.settingsFor(schema.typeName).provisionable ?? !NON_PROVISIONABLE_TYPES.has(schema.typeName);
+    if (!provisionable) {
       throw new AwsError(
         'UnsupportedActionException',
         `Resource type ${schema.typeName} does not support this action.`,
