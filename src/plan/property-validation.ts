@@ -13,6 +13,7 @@
  * Create-only properties changed on an update are not an error: the plan
  * already makes them a replacement.
  */
+import { isCustomResourceType } from '../template/custom-resource-type';
 import type { SchemaDocument } from '../provisioning/coerce-properties';
 import { coerceProperties } from '../provisioning/coerce-properties';
 import type { SchemaViolation } from '../provisioning/schema-store';
@@ -46,6 +47,8 @@ export function propertyViolations(plan: StackPlan, schemas: PropertySchemas): P
   for (const r of plan.resources) {
     if (r.action === 'NO_CHANGE' || r.action === 'DELETE' || r.policyOnly || !r.desired) continue;
     if (!schemas.has(r.resourceType)) continue;
+    // A custom resource takes whatever properties its handler reads; its schema lists only ServiceToken.
+    if (isCustomResourceType(r.resourceType)) continue;
     const properties = r.desired.properties;
     const checked = coerceProperties(properties, schemas.tryGet(r.resourceType));
     for (const v of schemas.validate(r.resourceType, checked)) {

@@ -26,9 +26,10 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+// Loaded when a custom resource is first run: every command builds the registry, few run one.
+import type * as LambdaModule from '@aws-sdk/client-lambda';
+import type * as SnsModule from '@aws-sdk/client-sns';
+import type * as PresignerModule from '@aws-sdk/s3-request-presigner';
 import type {
   CreateContext,
   DeleteContext,
@@ -48,10 +49,7 @@ import type { Clock } from './poll-schedule';
 /** CloudFormation's wait for a custom resource's response when `ServiceTimeout` is not set. */
 export const DEFAULT_CUSTOM_RESOURCE_TIMEOUT_SECONDS = 3600;
 
-/** True for the types CloudFormation runs as custom resources. */
-export function isCustomResourceType(type: string): boolean {
-  return type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource';
-}
+export { isCustomResourceType } from '../template/custom-resource-type';
 
 /** Where the response placeholders live: the state bucket. */
 export interface ResponseBucket {
@@ -256,6 +254,7 @@ export class CustomResourceProvider implements ResourceProvider {
         `${logicalId}: request ${requestId} was sent by an earlier run; waiting for its response instead of sending it again.`,
       );
     } else {
+      const { getSignedUrl } = require('@aws-sdk/s3-request-presigner') as typeof PresignerModule;
       const responseUrl = await getSignedUrl(s3, new PutObjectCommand({ Bucket: bucket, Key: key }), {
         // Long enough for a handler answering at the very end of the wait.
         expiresIn: Math.ceil(timeoutMs / 1000) + 900,
@@ -351,6 +350,7 @@ export class CustomResourceProvider implements ResourceProvider {
     const payload = JSON.stringify(event);
     try {
       if (target.service === 'lambda') {
+        const { InvokeCommand, LambdaClient } = require('@aws-sdk/client-lambda') as typeof LambdaModule;
         const lambda = this.ctx.clients.get(LambdaClient, { region: target.region });
         await lambda.send(
           new InvokeCommand({ FunctionName: serviceToken, InvocationType: 'Event', Payload: payload }),
@@ -359,6 +359,7 @@ export class CustomResourceProvider implements ResourceProvider {
           },
         );
       } else {
+        const { PublishCommand, SNSClient } = require('@aws-sdk/client-sns') as typeof SnsModule;
         const sns = this.ctx.clients.get(SNSClient, { region: target.region });
         await sns.send(new PublishCommand({ TopicArn: serviceToken, Message: payload }), {
           abortSignal: input.signal,

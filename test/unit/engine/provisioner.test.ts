@@ -167,7 +167,16 @@ describe('ResourceProvisioner.assertProvisionable', () => {
     expect(caught?.remedy).toContain('Acme::Billing::Account schema of @acme/billing');
     expect(() =>
       p.assertPropertiesValid(
-        plan([create('Ok', 'AWS::SQS::Queue', { DelaySeconds: '3', QueueName: '{{resolve:ssm:/q/name}}' })]),
+        plan([
+          create('Ok', 'AWS::SQS::Queue', { DelaySeconds: '3', QueueName: '{{resolve:ssm:/q/name}}' }),
+          // A custom resource takes whatever its handler reads: its schema lists only ServiceToken.
+          create('Hook', 'AWS::CloudFormation::CustomResource', {
+            ServiceToken: 'arn:t',
+            Name: 'n',
+            Size: 3,
+          }),
+          create('Seeder', 'Custom::Seeder', { ServiceToken: 'arn:t', Rows: [1, 2] }),
+        ]),
       ),
     ).not.toThrow();
   });
