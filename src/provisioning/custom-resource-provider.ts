@@ -49,8 +49,6 @@ import type { Clock } from './poll-schedule';
 /** CloudFormation's wait for a custom resource's response when `ServiceTimeout` is not set. */
 export const DEFAULT_CUSTOM_RESOURCE_TIMEOUT_SECONDS = 3600;
 
-export { isCustomResourceType } from '../template/custom-resource-type';
-
 /** Where the response placeholders live: the state bucket. */
 export interface ResponseBucket {
   readonly name: string;

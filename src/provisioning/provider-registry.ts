@@ -19,7 +19,7 @@ import type { ProviderContext, ProviderRegistration, ResourceProvider } from '..
 import { SUPPORTED_PLUGIN_API_VERSIONS } from '../plugin-api';
 import { CdkdError, ProvisioningError } from '../util/errors';
 import { CLOUD_CONTROL_CANNOT_PROVISION } from './cloud-control-types';
-import { isCustomResourceType } from './custom-resource-provider';
+import { isCustomResourceType } from '../template/custom-resource-type';
 import { convertPackSchema } from './pack-schema';
 import type { CfnResourceSchema, SchemaStore } from './schema-store';
 
