@@ -38,6 +38,8 @@ export interface LambdaApi {
    * principal `lambda:InvokeFunction` (with the call's `AWS:SourceArn` and `AWS:SourceAccount`).
    */
   invokeAsync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
+  /** Whether `invokeAsync` would accept an invocation (S3 checks this when a notification is configured). */
+  mayInvoke(functionArn: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
 }
 
 /** Every operation notes the address its caller used, for handlers run on other services' behalf. */
@@ -102,6 +104,7 @@ export const lambda: ServiceModule = {
       api: {
         idle: () => invoke.idle(),
         invokeAsync: (functionArn, payload, invoker) => invoke.invokeAsService(functionArn, payload, invoker),
+        mayInvoke: (functionArn, invoker) => invoke.invokeAsService(functionArn, '{}', invoker, true),
       } satisfies LambdaApi,
       settings: {
         read: () => ({ lambdaStateTransitionMs: context.settings.stateTransitionMs }),

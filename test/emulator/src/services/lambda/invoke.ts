@@ -60,6 +60,8 @@ export class InvokeHandlers {
     functionArnText: string,
     payload: string,
     invoker: ServiceInvoker,
+    /** Only check (Lambda's DryRun): nothing runs. */
+    dryRun = false,
   ): Promise<InvokeOutcome> {
     const m =
       /^arn:aws[a-zA-Z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([a-zA-Z0-9-_]+)(?::([a-zA-Z0-9-_$]+))?$/.exec(
@@ -85,6 +87,7 @@ export class InvokeHandlers {
     } catch {
       return { accepted: false, reason: 'the payload is not JSON' };
     }
+    if (dryRun) return { accepted: true };
     this.background(this.route(resolved), payload, undefined, this.lambda.endpointUrl);
     return { accepted: true };
   }
