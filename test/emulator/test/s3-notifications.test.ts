@@ -6,6 +6,7 @@ import {
   PutBucketNotificationConfigurationCommand,
   PutObjectCommand,
   S3Client,
+  type LambdaFunctionConfiguration,
   type NotificationConfiguration,
 } from '@aws-sdk/client-s3';
 import { AddPermissionCommand, CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
@@ -114,7 +115,7 @@ test('an empty bucket has an empty configuration; Get returns what was Put, an e
         Id: 'external-one',
         QueueArn: arn,
         Events: ['s3:ObjectCreated:*'],
-        Filter: { Key: { FilterRules: [{ Name: 'Prefix', Value: 'in/' }] } },
+        Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'in/' }] } },
       },
       { QueueArn: arn, Events: ['s3:ObjectRemoved:Delete'] },
     ],
@@ -127,7 +128,7 @@ test('an empty bucket has an empty configuration; Get returns what was Put, an e
       Id: 'external-one',
       QueueArn: arn,
       Events: ['s3:ObjectCreated:*'],
-      Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'in/' }] } },
+      Filter: { Key: { FilterRules: [{ Name: 'Prefix' as 'prefix', Value: 'in/' }] } },
     },
     { Id: expect.stringMatching(/\S/), QueueArn: arn, Events: ['s3:ObjectRemoved:Delete'] },
   ]);
@@ -275,7 +276,10 @@ exports.handler = async (event) => {
       },
     }),
   );
-  const lambdaConfig = { LambdaFunctionArn: fn.FunctionArn!, Events: ['s3:ObjectRemoved:*'] };
+  const lambdaConfig: LambdaFunctionConfiguration = {
+    LambdaFunctionArn: fn.FunctionArn!,
+    Events: ['s3:ObjectRemoved:*'],
+  };
   expect((await failure(put({ LambdaFunctionConfigurations: [lambdaConfig] }))).name).toBe('InvalidArgument');
   await lambda.send(
     new AddPermissionCommand({

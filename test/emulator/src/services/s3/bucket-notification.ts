@@ -145,7 +145,8 @@ export function notificationXml(config: NotificationConfiguration | undefined): 
     out[element] = mine.map((t) => {
       const rules = (['prefix', 'suffix'] as const)
         .filter((name) => t[name] !== undefined)
-        .map((name) => ({ Name: name, Value: t[name] }));
+        // S3 answers the rule names capitalised, whatever case the request used.
+        .map((name) => ({ Name: name === 'prefix' ? 'Prefix' : 'Suffix', Value: t[name] }));
       return {
         Id: t.id,
         [arnElement]: t.arn,
