@@ -362,6 +362,46 @@ describe('executions', () => {
     expect(await attempts('flaky')).toBe(3);
   });
 
+  test('a state machine deleted while an execution runs ends that execution at its next state transition', async () => {
+    await createFunction(
+      'deletes-its-machine',
+      'index.handler',
+      {},
+      {
+        'index.js': `
+const { SFNClient, DeleteStateMachineCommand } = require('@aws-sdk/client-sfn');
+exports.handler = async (event) => {
+  await new SFNClient({}).send(new DeleteStateMachineCommand({ stateMachineArn: event.machine }));
+  return { deleted: true };
+};`,
+      },
+    );
+    const definition = JSON.stringify({
+      StartAt: 'Delete',
+      States: {
+        Delete: { Type: 'Task', Resource: fnArn('deletes-its-machine'), Next: 'After' },
+        // Would run the function again, were the execution not ended at this transition.
+        After: { Type: 'Task', Resource: fnArn('deletes-its-machine'), End: true },
+      },
+    });
+    await sfn.send(new CreateStateMachineCommand({ name: 'self-deleting', definition, roleArn: ROLE }));
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn: machineArn('self-deleting'),
+        input: JSON.stringify({ machine: machineArn('self-deleting') }),
+      }),
+    );
+    await ctx.emulator.control.waitForExecutions();
+    // Step Functions forgets a deleted state machine's executions along with it.
+    await expect(sfn.send(new DescribeExecutionCommand({ executionArn }))).rejects.toMatchObject({
+      name: 'ExecutionDoesNotExist',
+    });
+    await expect(
+      sfn.send(new DescribeStateMachineCommand({ stateMachineArn: machineArn('self-deleting') })),
+    ).rejects.toMatchObject({ name: 'StateMachineDoesNotExist' });
+    expect(await attempts('deletes-its-machine', 'START RequestId')).toBe(1);
+  });
+
   test('an uncaught Task error fails the execution with its name and cause; a missing function is Lambda.ResourceNotFoundException', async () => {
     const definition = JSON.stringify({
       StartAt: 'Try',

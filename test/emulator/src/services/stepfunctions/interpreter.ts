@@ -159,6 +159,11 @@ export class ExecutionRunner {
         this.finish(execution, 'SUCCEEDED', outcome.output);
         return;
       }
+      // A state machine being deleted terminates its executions at their next state transition.
+      if (machine.status === 'DELETING') {
+        this.finish(execution, 'ABORTED', undefined);
+        return;
+      }
       name = outcome.next;
       input = outcome.output;
     }
