@@ -10,7 +10,11 @@
  * `custom-resources.Provider` with `onEvent` — create, an update that sends
  * `OldResourceProperties` and changes the physical id (the old one gets a
  * Delete after the deploy), and destroy, the inventory equal to state after
- * each step.
+ * each step. A second Provider has `isComplete`: every request goes through
+ * the framework's waiter, an AWS::StepFunctions::StateMachine the emulator's
+ * Step Functions runs (its Retry waits made instant with the emulator's
+ * `stepFunctionsTimeScale`), which polls isComplete until it answers complete
+ * with Data.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -28,7 +32,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
 import {
   ROOT,
   STATE_BUCKET,
@@ -109,6 +113,11 @@ describe("CDK's custom-resource handlers", () => {
   };
   const text = async (Bucket: string, Key: string) =>
     (await s3.send(new GetObjectCommand({ Bucket, Key }))).Body!.transformToString();
+  /** How many times isComplete was polled for each request it saw (SSM parameters named by request id). */
+  const pollCounts = async () =>
+    ((await ssm.send(new GetParametersByPathCommand({ Path: '/e2e/polls/' }))).Parameters ?? []).map(
+      (p) => p.Value,
+    );
   const byType = (state: Awaited<ReturnType<CdkdHarness['readState']>>, type: string) =>
     Object.values(state!.resources).filter((r) => r.resourceType === type);
 
@@ -127,6 +136,8 @@ describe("CDK's custom-resource handlers", () => {
     ec2 = new EC2Client(client);
     sqs = new SQSClient(client);
     expectExit(await h.cdkd(['bootstrap']));
+    // The waiter retries isComplete every queryInterval (5 s): no real waiting in the test.
+    await h.emulator.control.updateSettings({ stepFunctionsTimeScale: 0 });
   });
 
   afterAll(async () => {
@@ -146,7 +157,9 @@ describe("CDK's custom-resource handlers", () => {
     const state = await expectInventoryMatchesState();
     expect(byType(state, 'Custom::S3AutoDeleteObjects')).toHaveLength(1);
     expect(byType(state, 'Custom::AWS')[0].physicalId).toBe('/e2e/custom-resource');
-    const [thing] = byType(state, 'AWS::CloudFormation::CustomResource');
+    const thing = byType(state, 'AWS::CloudFormation::CustomResource').find(
+      (r) => r.physicalId !== 'waited',
+    )!;
     expect(thing.physicalId).toBe('thing-one');
     expect(thing.provisionedBy).toBe('sdk');
     expect(state.outputs).toMatchObject({ Echo: 'one', Old: 'none', RequestType: 'Create' });
@@ -190,13 +203,24 @@ describe("CDK's custom-resource handlers", () => {
     const site = state.outputs!.SiteName as string;
     expect(await text(site, 'hello.txt')).toBe('hello');
     expect(await text(site, 'dir/page.html')).toBe('<p>page</p>');
+    // Provider with isComplete: the waiter state machine polled it three times, its Data resolved.
+    expect(byType(state, 'AWS::StepFunctions::StateMachine')).toHaveLength(1);
+    expect(state.outputs).toMatchObject({
+      WaitedPolls: '3',
+      WaitedName: 'one',
+      WaitedOld: 'none',
+      WaitedStarted: 'Create',
+    });
+    expect(await pollCounts()).toEqual(['3']);
   });
 
   it('updates: Update carries OldResourceProperties; a new physical id deletes the old one after the deploy', async () => {
     const result = await deploy('variant=v2');
     expectExit(result);
     const state = await expectInventoryMatchesState();
-    const [thing] = byType(state, 'AWS::CloudFormation::CustomResource');
+    const thing = byType(state, 'AWS::CloudFormation::CustomResource').find(
+      (r) => r.physicalId !== 'waited',
+    )!;
     expect(thing.physicalId).toBe('thing-two');
     expect(state.outputs).toMatchObject({ Echo: 'two', Old: 'one', RequestType: 'Update' });
     expect(await parameter('/e2e/deleted/thing-one')).toBe('deleted');
@@ -206,6 +230,14 @@ describe("CDK's custom-resource handlers", () => {
     // The BucketDeployment was removed: its Delete emptied the destination.
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: state.outputs!.SiteName as string }));
     expect(listed.Contents ?? []).toEqual([]);
+    // The Update went through the waiter too, with OldResourceProperties.
+    expect(state.outputs).toMatchObject({
+      WaitedPolls: '3',
+      WaitedName: 'two',
+      WaitedOld: 'one',
+      WaitedStarted: 'Update',
+    });
+    expect(await pollCounts()).toEqual(['3', '3']);
   });
 
   it('destroys: autoDeleteObjects empties the bucket, the AwsCustomResource deletes its parameter', async () => {
@@ -227,6 +259,8 @@ describe("CDK's custom-resource handlers", () => {
     expect(await parameter('/e2e/custom-resource')).toBeUndefined();
     expect(await parameter('/e2e/deleted/thing-two')).toBe('deleted');
     expect(await oidcProviders()).toEqual([]);
+    // The Delete was polled through the waiter before its state machine went (appObjects is empty).
+    expect(await pollCounts()).toEqual(['3', '3', '3']);
     // The site bucket (no autoDeleteObjects) could only go because it was left empty.
     for (const name of [bucket, site])
       await expect(s3.send(new ListObjectVersionsCommand({ Bucket: name }))).rejects.toMatchObject({

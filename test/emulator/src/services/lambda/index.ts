@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS, LambdaContext } from './context';
 import { EventSourceHandlers } from './event-sources';
 import { FunctionSettingHandlers } from './function-settings';
 import { FunctionHandlers } from './functions';
-import { InvokeHandlers, type InvokeOutcome } from './invoke';
+import { InvokeHandlers, type InvokeOutcome, type TaskInvocation } from './invoke';
 import { InvokeConfigHandlers } from './invoke-config';
 import { lambdaLatency } from './latency';
 import { LayerHandlers } from './layers';
@@ -40,6 +40,11 @@ export interface LambdaApi {
   invokeAsync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
   /** Whether `invokeAsync` would accept an invocation (S3 checks this when a notification is configured). */
   mayInvoke(functionArn: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
+  /**
+   * A synchronous (RequestResponse) invocation by a service acting with its own
+   * role (a Step Functions Task): the handler's result or error payload.
+   */
+  invokeAsTask(functionArn: string, payload: string): Promise<TaskInvocation>;
 }
 
 /** Every operation notes the address its caller used, for handlers run on other services' behalf. */
@@ -54,6 +59,8 @@ function noteEndpoint(context: LambdaContext, operations: Operations): Operation
     ]),
   ) as Operations;
 }
+
+export type { TaskInvocation } from './invoke';
 
 export const lambda: ServiceModule = {
   name: 'lambda',
@@ -105,6 +112,7 @@ export const lambda: ServiceModule = {
         idle: () => invoke.idle(),
         invokeAsync: (functionArn, payload, invoker) => invoke.invokeAsService(functionArn, payload, invoker),
         mayInvoke: (functionArn, invoker) => invoke.invokeAsService(functionArn, '{}', invoker, true),
+        invokeAsTask: (functionArn, payload) => invoke.invokeAsTask(functionArn, payload),
       } satisfies LambdaApi,
       settings: {
         read: () => ({ lambdaStateTransitionMs: context.settings.stateTransitionMs }),
