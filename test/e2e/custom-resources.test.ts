@@ -1,8 +1,12 @@
 /**
  * CDK's own custom-resource handlers through the built CLI, run by the
  * emulator's Lambda: `autoDeleteObjects` (the bucket's objects are gone after
- * destroy), `logRetention`, `iam.OpenIdConnectProvider`, an `AwsCustomResource`
- * whose SSM call lands in the emulator, and a
+ * destroy), bucket notifications (CDK's Python handler; events then reach the
+ * queue and the function), `logRetention`, `iam.OpenIdConnectProvider`, an
+ * `AwsCustomResource` whose SSM call lands in the emulator,
+ * `restrictDefaultSecurityGroup` (the VPC's default group loses its rules),
+ * `BucketDeployment` (the AWS CLI from its layer copies the sources; destroy
+ * removes them), and a
  * `custom-resources.Provider` with `onEvent` — create, an update that sends
  * `OldResourceProperties` and changes the physical id (the old one gets a
  * Delete after the deploy), and destroy, the inventory equal to state after
@@ -17,7 +21,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CloudWatchLogsClient, DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { IAMClient, ListOpenIDConnectProvidersCommand } from '@aws-sdk/client-iam';
-import { ListObjectVersionsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DescribeSecurityGroupsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import {
+  DeleteObjectCommand,
+  GetBucketNotificationConfigurationCommand,
+  GetObjectCommand,
+  ListObjectVersionsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetParameterCommand, GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
 import {
   ROOT,
@@ -39,6 +53,8 @@ describe("CDK's custom-resource handlers", () => {
   let ssm: SSMClient;
   let logs: CloudWatchLogsClient;
   let iam: IAMClient;
+  let ec2: EC2Client;
+  let sqs: SQSClient;
 
   const deploy = (...context: string[]) =>
     h.cdkd(
@@ -95,6 +111,8 @@ describe("CDK's custom-resource handlers", () => {
     );
     return [...(out.Versions ?? []), ...(out.DeleteMarkers ?? [])].map((v) => v.Key);
   };
+  const text = async (Bucket: string, Key: string) =>
+    (await s3.send(new GetObjectCommand({ Bucket, Key }))).Body!.transformToString();
   /** How many times isComplete was polled for each request it saw (SSM parameters named by request id). */
   const pollCounts = async () =>
     ((await ssm.send(new GetParametersByPathCommand({ Path: '/e2e/polls/' }))).Parameters ?? []).map(
@@ -115,6 +133,8 @@ describe("CDK's custom-resource handlers", () => {
     ssm = new SSMClient(client);
     logs = new CloudWatchLogsClient(client);
     iam = new IAMClient(client);
+    ec2 = new EC2Client(client);
+    sqs = new SQSClient(client);
     expectExit(await h.cdkd(['bootstrap']));
     // The waiter retries isComplete every queryInterval (5 s): no real waiting in the test.
     await h.emulator.control.updateSettings({ stepFunctionsTimeScale: 0 });
@@ -125,6 +145,8 @@ describe("CDK's custom-resource handlers", () => {
     ssm?.destroy();
     logs?.destroy();
     iam?.destroy();
+    ec2?.destroy();
+    sqs?.destroy();
     await h?.stop();
     fs.rmSync(out, { recursive: true, force: true });
   });
@@ -150,6 +172,37 @@ describe("CDK's custom-resource handlers", () => {
     // OpenIdConnectProvider: the handler made it in IAM; its ARN is the physical id.
     const [oidc] = byType(state, 'Custom::AWSCDKOpenIdConnectProvider');
     expect(await oidcProviders()).toEqual([oidc.physicalId]);
+    // Bucket notifications: the handler's Put is what S3 answers, and events flow.
+    const bucket = state.outputs!.BucketName as string;
+    const config = await s3.send(new GetBucketNotificationConfigurationCommand({ Bucket: bucket }));
+    expect(config.QueueConfigurations?.map((c) => c.Events)).toEqual([['s3:ObjectCreated:*']]);
+    expect(config.TopicConfigurations?.map((c) => c.TopicArn)).toEqual([state.outputs!.TopicArn]);
+    expect(config.LambdaFunctionConfigurations?.map((c) => c.Events)).toEqual([['s3:ObjectRemoved:*']]);
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'q/new.txt', Body: 'x' }));
+    await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'q/new.txt' }));
+    const received = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: state.outputs!.QueueUrl as string, MaxNumberOfMessages: 10 }),
+    );
+    const bodies = (received.Messages ?? []).map((m) => JSON.parse(m.Body!) as Record<string, unknown>);
+    // S3's test event (sent when the handler configured the queue), then the object's.
+    expect(
+      bodies.map((b) => b.Event ?? (b.Records as Array<{ eventName: string }>)[0]!.eventName).sort(),
+    ).toEqual(['ObjectCreated:Put', 's3:TestEvent']);
+    await h.emulator.control.waitForLambdaInvocations();
+    expect(await parameter('/e2e/removed/q/new.txt')).toBe('ObjectRemoved:Delete');
+    // restrictDefaultSecurityGroup: the VPC's default group has no rules left.
+    const securityGroups = await ec2.send(
+      new DescribeSecurityGroupsCommand({ GroupIds: [state.outputs!.DefaultSecurityGroup as string] }),
+    );
+    expect(securityGroups.SecurityGroups![0]).toMatchObject({
+      GroupName: 'default',
+      IpPermissions: [],
+      IpPermissionsEgress: [],
+    });
+    // BucketDeployment: the CLI from the layer synced the sources.
+    const site = state.outputs!.SiteName as string;
+    expect(await text(site, 'hello.txt')).toBe('hello');
+    expect(await text(site, 'dir/page.html')).toBe('<p>page</p>');
     // Provider with isComplete: the waiter state machine polled it three times, its Data resolved.
     expect(byType(state, 'AWS::StepFunctions::StateMachine')).toHaveLength(1);
     expect(state.outputs).toMatchObject({
@@ -174,6 +227,9 @@ describe("CDK's custom-resource handlers", () => {
     expect(state.deposed ?? []).toEqual([]);
     expect(await parameter('/e2e/custom-resource')).toBe('made by v2');
     expect(await placeholders()).toEqual([]);
+    // The BucketDeployment was removed: its Delete emptied the destination.
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: state.outputs!.SiteName as string }));
+    expect(listed.Contents ?? []).toEqual([]);
     // The Update went through the waiter too, with OldResourceProperties.
     expect(state.outputs).toMatchObject({
       WaitedPolls: '3',
@@ -185,7 +241,10 @@ describe("CDK's custom-resource handlers", () => {
   });
 
   it('destroys: autoDeleteObjects empties the bucket, the AwsCustomResource deletes its parameter', async () => {
-    const bucket = (await h.readState(STACK))!.outputs!.BucketName as string;
+    const { BucketName: bucket, SiteName: site } = (await h.readState(STACK))!.outputs! as Record<
+      string,
+      string
+    >;
     for (const key of ['a.txt', 'dir/b.txt'])
       await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
     const result = await h.cdkd(
@@ -202,8 +261,10 @@ describe("CDK's custom-resource handlers", () => {
     expect(await oidcProviders()).toEqual([]);
     // The Delete was polled through the waiter before its state machine went (appObjects is empty).
     expect(await pollCounts()).toEqual(['3', '3', '3']);
-    await expect(s3.send(new ListObjectVersionsCommand({ Bucket: bucket }))).rejects.toMatchObject({
-      name: 'NoSuchBucket',
-    });
+    // The site bucket (no autoDeleteObjects) could only go because it was left empty.
+    for (const name of [bucket, site])
+      await expect(s3.send(new ListObjectVersionsCommand({ Bucket: name }))).rejects.toMatchObject({
+        name: 'NoSuchBucket',
+      });
   });
 });

@@ -436,6 +436,34 @@ describe('invocation types, layers, versions, throttling', () => {
     expect((await invoke('py-layered')).body).toBe('hi python');
   });
 
+  test("a Python handler runs a layer's program by its /opt path, a Lambda-Python script on the host's python", async () => {
+    // As CDK's BucketDeployment runs /opt/awscli/aws (whose #! is Lambda's /var/lang/bin/python).
+    const tool = await lambda.send(
+      new PublishLayerVersionCommand({
+        LayerName: 'tool',
+        Content: {
+          ZipFile: await zipOf({
+            'tool/run': '#!/var/lang/bin/python\nimport sys\nprint("ran " + " ".join(sys.argv[1:]))\n',
+            'tool/data.txt': 'from the layer',
+          }),
+        },
+      }),
+    );
+    await functionFromS3(
+      'py-opt',
+      {
+        'app.py':
+          'import subprocess\ndef handler(event, context):\n' +
+          '    out = subprocess.check_output(["/opt/tool/run", "/opt/tool/data.txt"]).decode().strip()\n' +
+          '    return out + " | " + subprocess.check_output(["cat", "/opt/tool/data.txt"]).decode()\n',
+      },
+      { Runtime: 'python3.12', Handler: 'app.handler', Layers: [tool.LayerVersionArn!] },
+    );
+    const { body } = await invoke('py-opt');
+    expect(body).toMatch(/^ran \/.+\/tool\/data\.txt \| from the layer$/);
+    expect(body).not.toContain('ran /opt/');
+  });
+
   test('a published version keeps running its own code after $LATEST changes', async () => {
     await functionFromS3(
       'versioned',

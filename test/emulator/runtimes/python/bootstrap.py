@@ -113,6 +113,50 @@ def route_boto3_to_the_emulator():
     botocore.session.Session.create_client = create_client
 
 
+def map_opt_to_layers(opt_root):
+    """Lambda unpacks a function's layers into /opt; here they are in opt_root. Programs the
+    handler starts by an /opt path (CDK's BucketDeployment runs /opt/awscli/aws) are run from
+    opt_root, and a script whose interpreter is Lambda's own Python (/var/lang/bin/python,
+    absent here) runs on this interpreter."""
+    import subprocess
+
+    original = subprocess.Popen
+
+    def mapped(arg):
+        if isinstance(arg, str) and (arg == "/opt" or arg.startswith("/opt/")):
+            return opt_root + arg[len("/opt"):]
+        return arg
+
+    def interpreter_of(program):
+        try:
+            with open(program, "rb") as f:
+                first = f.readline(256).decode("utf-8", "replace").strip()
+        except OSError:
+            return []
+        if not first.startswith("#!"):
+            return []
+        command = first[2:].split()
+        if command and not os.path.exists(command[0]) and os.path.basename(command[0]).startswith("python"):
+            return [sys.executable] + command[1:]
+        return []
+
+    class Popen(original):
+        def __init__(self, args, *rest, **kwargs):
+            if isinstance(args, (list, tuple)) and args and not kwargs.get("shell"):
+                args = [mapped(a) for a in args]
+                if isinstance(args[0], str) and args[0].startswith(opt_root + os.sep):
+                    args = interpreter_of(args[0]) + args
+            elif isinstance(args, str) and not kwargs.get("shell"):
+                args = mapped(args)
+                if args.startswith(opt_root + os.sep):
+                    args = interpreter_of(args) + [args]
+            if kwargs.get("executable"):
+                kwargs["executable"] = mapped(kwargs["executable"])
+            super().__init__(args, *rest, **kwargs)
+
+    subprocess.Popen = Popen
+
+
 def error_payload(err, error_type=None, tb=None):
     return {
         "errorMessage": str(err),
@@ -174,6 +218,8 @@ def main():
         message = messages.get()
         if message["type"] == "init":
             sys.path.insert(0, message["taskRoot"])
+            if message.get("optRoot"):
+                map_opt_to_layers(message["optRoot"])
             try:
                 route_boto3_to_the_emulator()
                 handler = load_handler(message["handler"], message["taskRoot"])

@@ -74,6 +74,11 @@ const ARRAY_ELEMENTS = new Set([
   'Transition',
   'NoncurrentVersionTransition',
   'RoutingRule',
+  'TopicConfiguration',
+  'QueueConfiguration',
+  'CloudFunctionConfiguration',
+  'Event',
+  'FilterRule',
 ]);
 
 const OPTIONS = {

@@ -199,6 +199,9 @@ const ATTRIBUTE_SHAPES: Record<string, (model: Record<string, unknown>, scope: S
       .split('/')
       .pop()}/${String(m.ServiceName)}`,
   'AWS::ECS::Service.Name': (m) => m.ServiceName,
+  // The groups and ACLs EC2 makes with a VPC (GetAtt DefaultSecurityGroup is a group id, not a name).
+  'AWS::EC2::VPC.DefaultSecurityGroup': () => `sg-${hex(17)}`,
+  'AWS::EC2::VPC.DefaultNetworkAcl': () => `acl-${hex(17)}`,
   'AWS::Lambda::Function.SnapStartResponse.ApplyOn': () => 'None',
   'AWS::Lambda::Function.SnapStartResponse.OptimizationStatus': () => 'Off',
 };

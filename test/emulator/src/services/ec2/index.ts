@@ -1,6 +1,7 @@
 /**
- * Amazon EC2 (ec2Query): only what templates and lookups read: the zones
- * (`Fn::GetAZs`) and the VPC network `ec2.Vpc.fromLookup` describes, answered
+ * Amazon EC2 (ec2Query): what templates, lookups and CDK's handlers use: the
+ * zones (`Fn::GetAZs`), the VPC network `ec2.Vpc.fromLookup` describes, and
+ * security groups with their rules (`restrictDefaultSecurityGroup`), answered
  * from the EC2 resources Cloud Control keeps.
  */
 import { AwsQueryCodec } from '../../core/protocols/aws-query';
@@ -8,12 +9,16 @@ import type { ServiceModule } from '../../core/service';
 import { ec2Operations } from './service';
 import { ec2Latency } from './latency';
 import { describeOperations } from './describe';
+import { SecurityGroupStore, securityGroupOperations } from './security-groups';
 import type { CloudControlResourcesApi } from '../cloudcontrol/resources-api';
 
 export const ec2: ServiceModule = {
   name: 'ec2',
   signingNames: ['ec2'],
   create(platform) {
+    const models = (account: string, region: string, typeName: string) =>
+      platform.api<CloudControlResourcesApi>('cloudcontrol').models(account, region, typeName);
+    const securityGroups = new SecurityGroupStore();
     return {
       protocol: new AwsQueryCodec({
         version: '2016-11-15',
@@ -23,10 +28,10 @@ export const ec2: ServiceModule = {
       }),
       operations: {
         ...ec2Operations,
-        ...describeOperations((account, region, typeName) =>
-          platform.api<CloudControlResourcesApi>('cloudcontrol').models(account, region, typeName),
-        ),
+        ...describeOperations(models),
+        ...securityGroupOperations(securityGroups, models),
       },
+      store: securityGroups,
       latency: ec2Latency,
     };
   },

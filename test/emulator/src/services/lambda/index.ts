@@ -38,6 +38,8 @@ export interface LambdaApi {
    * principal `lambda:InvokeFunction` (with the call's `AWS:SourceArn` and `AWS:SourceAccount`).
    */
   invokeAsync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
+  /** Whether `invokeAsync` would accept an invocation (S3 checks this when a notification is configured). */
+  mayInvoke(functionArn: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
   /**
    * A synchronous (RequestResponse) invocation by a service acting with its own
    * role (a Step Functions Task): the handler's result or error payload.
@@ -109,6 +111,7 @@ export const lambda: ServiceModule = {
       api: {
         idle: () => invoke.idle(),
         invokeAsync: (functionArn, payload, invoker) => invoke.invokeAsService(functionArn, payload, invoker),
+        mayInvoke: (functionArn, invoker) => invoke.invokeAsService(functionArn, '{}', invoker, true),
         invokeAsTask: (functionArn, payload) => invoke.invokeAsTask(functionArn, payload),
       } satisfies LambdaApi,
       settings: {

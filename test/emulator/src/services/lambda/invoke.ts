@@ -64,6 +64,8 @@ export class InvokeHandlers {
     functionArnText: string,
     payload: string,
     invoker: ServiceInvoker,
+    /** Only check (Lambda's DryRun): nothing runs. */
+    dryRun = false,
   ): Promise<InvokeOutcome> {
     const target = this.resolveArn(functionArnText);
     if ('reason' in target) return { accepted: false, reason: target.reason };
@@ -78,6 +80,7 @@ export class InvokeHandlers {
     } catch {
       return { accepted: false, reason: 'the payload is not JSON' };
     }
+    if (dryRun) return { accepted: true };
     this.background(this.route(target.resolved), payload, undefined, this.lambda.endpointUrl);
     return { accepted: true };
   }

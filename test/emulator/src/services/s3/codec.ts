@@ -118,6 +118,7 @@ function operationOf(req: EmulatorRequest, target: Target): string {
       if (q.has('lifecycle')) return 'GetBucketLifecycleConfiguration';
       if (q.has('cors')) return 'GetBucketCors';
       if (q.has('website')) return 'GetBucketWebsite';
+      if (q.has('notification')) return 'GetBucketNotificationConfiguration';
       if (q.has('versions')) return 'ListObjectVersions';
       if (q.has('uploads')) return 'ListMultipartUploads';
       refuseUnmodelled(q);
@@ -134,6 +135,7 @@ function operationOf(req: EmulatorRequest, target: Target): string {
       if (q.has('lifecycle')) return 'PutBucketLifecycleConfiguration';
       if (q.has('cors')) return 'PutBucketCors';
       if (q.has('website')) return 'PutBucketWebsite';
+      if (q.has('notification')) return 'PutBucketNotificationConfiguration';
       refuseUnmodelled(q);
       return 'CreateBucket';
     }
@@ -257,7 +259,6 @@ function checkPresignedExpiry(req: EmulatorRequest): void {
 const UNMODELLED_BUCKET_SUBRESOURCES = [
   'acl',
   'logging',
-  'notification',
   'replication',
   'accelerate',
   'analytics',

@@ -98,6 +98,23 @@ export interface BucketLifecycle {
   transitionDefaultMinimumObjectSize: string;
 }
 
+/** One destination of a bucket's event notifications. */
+export interface NotificationTarget {
+  kind: 'queue' | 'topic' | 'function';
+  /** Set by S3 when the request has none. */
+  id?: string;
+  arn: string;
+  /** `s3:ObjectCreated:*`, `s3:ObjectRemoved:Delete`, ... */
+  events: string[];
+  prefix?: string;
+  suffix?: string;
+}
+
+export interface NotificationConfiguration {
+  targets: NotificationTarget[];
+  eventBridge: boolean;
+}
+
 export interface CorsRule {
   ID?: string;
   AllowedHeaders: string[];
@@ -161,6 +178,7 @@ export interface Bucket {
   lifecycle?: BucketLifecycle;
   cors?: CorsRule[];
   website?: WebsiteConfiguration;
+  notification?: NotificationConfiguration;
   /** Versions of each key, newest first; the first is the current one. */
   objects: Map<string, ObjectVersion[]>;
   uploads: Map<string, MultipartUpload>;

@@ -16,6 +16,8 @@ export interface EnvironmentSpec {
   cwd: string;
   handler: string;
   taskRoot: string;
+  /** The function's unpacked layers: what Lambda mounts at /opt (the Python runtime maps /opt paths onto it). */
+  optRoot?: string;
 }
 
 /** The error payload a runtime reports (`errorType`, `errorMessage`, `trace` / `stackTrace`). */
@@ -96,7 +98,7 @@ export class ExecutionEnvironment {
   /** Loads the handler. Resolves undefined when ready, or the outcome that ended the init. */
   init(timeoutMs: number): Promise<Outcome | undefined> {
     return this.request(
-      { type: 'init', handler: this.spec.handler, taskRoot: this.spec.taskRoot },
+      { type: 'init', handler: this.spec.handler, taskRoot: this.spec.taskRoot, optRoot: this.spec.optRoot },
       undefined,
       timeoutMs,
     ).then((outcome) => (outcome.kind === 'result' ? undefined : outcome));

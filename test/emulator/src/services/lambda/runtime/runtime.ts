@@ -247,6 +247,7 @@ export class LambdaRuntime {
       cwd: taskRoot,
       handler: configuration.Handler ?? 'index.handler',
       taskRoot,
+      optRoot: opt,
     });
     const pooled: PooledEnvironment = { env: environment, key, logStream };
     this.pool.add(pooled);
