@@ -8,6 +8,7 @@ import type { ServiceModule } from '../../core/service';
 import { ec2Operations } from './service';
 import { ec2Latency } from './latency';
 import { describeOperations } from './describe';
+import { imageOperations } from './images';
 import type { CloudControlResourcesApi } from '../cloudcontrol/resources-api';
 
 export const ec2: ServiceModule = {
@@ -23,6 +24,7 @@ export const ec2: ServiceModule = {
       }),
       operations: {
         ...ec2Operations,
+        ...imageOperations,
         ...describeOperations((account, region, typeName) =>
           platform.api<CloudControlResourcesApi>('cloudcontrol').models(account, region, typeName),
         ),
