@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS, LambdaContext } from './context';
 import { EventSourceHandlers } from './event-sources';
 import { FunctionSettingHandlers } from './function-settings';
 import { FunctionHandlers } from './functions';
-import { InvokeHandlers, type InvokeOutcome } from './invoke';
+import { InvokeHandlers, type InvokeOutcome, type SyncInvokeOutcome } from './invoke';
 import { InvokeConfigHandlers } from './invoke-config';
 import { lambdaLatency } from './latency';
 import { LayerHandlers } from './layers';
@@ -38,6 +38,12 @@ export interface LambdaApi {
    * principal `lambda:InvokeFunction` (with the call's `AWS:SourceArn` and `AWS:SourceAccount`).
    */
   invokeAsync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
+  /**
+   * A synchronous (RequestResponse) invocation by another service (Secrets
+   * Manager's rotation steps), refused for the same reasons as
+   * {@link invokeAsync}; resolves with the function's answer.
+   */
+  invokeSync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<SyncInvokeOutcome>;
 }
 
 /** Every operation notes the address its caller used, for handlers run on other services' behalf. */
@@ -102,6 +108,8 @@ export const lambda: ServiceModule = {
       api: {
         idle: () => invoke.idle(),
         invokeAsync: (functionArn, payload, invoker) => invoke.invokeAsService(functionArn, payload, invoker),
+        invokeSync: (functionArn, payload, invoker) =>
+          invoke.invokeAsServiceSync(functionArn, payload, invoker),
       } satisfies LambdaApi,
       settings: {
         read: () => ({ lambdaStateTransitionMs: context.settings.stateTransitionMs }),

@@ -7,6 +7,7 @@
  * checks the call and answers 204. Throttling follows reserved concurrency.
  */
 import { randomUUID } from 'node:crypto';
+import type { SyncInvokeOutcome } from '../../core/lambda-invoke';
 import { AwsError } from '../../core/errors';
 import type { CallContext, Operations } from '../../core/service';
 import { isPending } from './configuration';
@@ -17,6 +18,8 @@ import { allowsServiceInvoke, type ServiceInvoker } from './permissions';
 import { UnsupportedRuntimeError, type InvocationResult, type LambdaRuntime } from './runtime/runtime';
 
 export type InvokeOutcome = { accepted: true } | { accepted: false; reason: string };
+
+export type { SyncInvokeOutcome } from '../../core/lambda-invoke';
 
 interface InvokeInput {
   FunctionName?: string;
@@ -61,32 +64,58 @@ export class InvokeHandlers {
     payload: string,
     invoker: ServiceInvoker,
   ): Promise<InvokeOutcome> {
+    const target = this.serviceTarget(functionArnText, payload, invoker);
+    if ('reason' in target) return { accepted: false, reason: target.reason };
+    this.background(this.route(target), payload, undefined, this.lambda.endpointUrl);
+    return { accepted: true };
+  }
+
+  /**
+   * A synchronous (RequestResponse) invocation by another service (Secrets
+   * Manager's rotation steps), checked as {@link invokeAsService} checks an
+   * asynchronous one; answers the function's result.
+   */
+  async invokeAsServiceSync(
+    functionArnText: string,
+    payload: string,
+    invoker: ServiceInvoker,
+  ): Promise<SyncInvokeOutcome> {
+    const target = this.serviceTarget(functionArnText, payload, invoker);
+    if ('reason' in target) return { accepted: false, reason: target.reason };
+    const result = await this.run(this.route(target), payload, undefined, this.lambda.endpointUrl);
+    return { accepted: true, functionError: result.functionError, payload: result.payload.toString('utf8') };
+  }
+
+  /** The function a service may invoke with `payload`, or why it may not. */
+  private serviceTarget(
+    functionArnText: string,
+    payload: string,
+    invoker: ServiceInvoker,
+  ): Resolved | { reason: string } {
     const m =
       /^arn:aws[a-zA-Z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([a-zA-Z0-9-_]+)(?::([a-zA-Z0-9-_$]+))?$/.exec(
         functionArnText,
       );
-    if (!m) return { accepted: false, reason: `${functionArnText} is not a function ARN` };
+    if (!m) return { reason: `${functionArnText} is not a function ARN` };
     const [, region, account, name, qualifier] = m;
     const fn = this.lambda.store.getFunction(account!, region!, name!);
-    if (!fn) return { accepted: false, reason: `Function not found: ${functionArnText}` };
+    if (!fn) return { reason: `Function not found: ${functionArnText}` };
     let resolved: Resolved;
     try {
       resolved = { ...resolveIn(fn, qualifier), qualifier };
     } catch (err) {
-      return { accepted: false, reason: (err as Error).message };
+      return { reason: (err as Error).message };
     }
     if (!allowsServiceInvoke(fn.policies[qualifier ?? '']?.statements ?? [], invoker))
       return {
-        accepted: false,
         reason: `The resource policy of ${functionArnText} does not allow ${invoker.servicePrincipal} to invoke it from ${invoker.sourceArn}`,
       };
     try {
       JSON.parse(payload);
     } catch {
-      return { accepted: false, reason: 'the payload is not JSON' };
+      return { reason: 'the payload is not JSON' };
     }
-    this.background(this.route(resolved), payload, undefined, this.lambda.endpointUrl);
-    return { accepted: true };
+    return resolved;
   }
 
   private async invoke(ctx: CallContext, input: InvokeInput): Promise<unknown> {
