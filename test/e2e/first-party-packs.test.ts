@@ -87,27 +87,6 @@ describe('every first-party pack in one app, the installable ones from a registr
     [h, registry] = await Promise.all([startHarness(), startRegistry()]);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-first-party-'));
     const packDirs = INSTALLABLE.map((p) => path.join(ROOT, 'plugins', p));
-    // The packs' own dependencies (their SDK clients), from this repository's installed copies.
-    await registry.seedInstalled(
-      packDirs.flatMap((dir) =>
-        Object.keys(manifest(dir).dependencies ?? {}).map((dep) =>
-          path.dirname(require.resolve(`${dep}/package.json`, { paths: [dir] })),
-        ),
-      ),
-    );
-    for (const dir of packDirs) await registry.publish(dir);
-    // A newer KMS pack, so the registry's latest is not what the pinned install asks for.
-    const newer = path.join(tmp, 'provider-kms-newer');
-    fs.cpSync(path.join(ROOT, 'plugins', 'provider-kms'), newer, {
-      recursive: true,
-      filter: (src) => !src.includes(`${path.sep}node_modules`),
-    });
-    fs.writeFileSync(
-      path.join(newer, 'package.json'),
-      JSON.stringify({ ...manifest(newer), version: PINNED.newer }, null, 2),
-    );
-    await registry.publish(newer);
-
     const config = {
       region: 'us-east-1',
       endpoint: h.emulator.url,
@@ -119,14 +98,45 @@ describe('every first-party pack in one app, the installable ones from a registr
       kms: new KMSClient(config),
       lambda: new LambdaClient(config),
     };
-    expectExit(await h.cdkd(['bootstrap']));
-    for (const variant of ['v1', 'v2']) {
-      expectExit(
-        await h.cdkd(['synth', '-o', assembly(variant), '-c', `variant=${variant}`, '--quiet'], {
-          cwd: APP_DIR,
-        }),
-      );
-    }
+    // The registry's packages and the emulator's side are independent: prepared side by side.
+    await Promise.all([
+      (async () => {
+        // The packs' own dependencies (their SDK clients), from this repository's installed copies.
+        await registry.seedInstalled(
+          packDirs.flatMap((dir) =>
+            Object.keys(manifest(dir).dependencies ?? {}).map((dep) =>
+              path.dirname(require.resolve(`${dep}/package.json`, { paths: [dir] })),
+            ),
+          ),
+        );
+        // A newer KMS pack, so the registry's latest is not what the pinned install asks for.
+        const newer = path.join(tmp, 'provider-kms-newer');
+        fs.cpSync(path.join(ROOT, 'plugins', 'provider-kms'), newer, {
+          recursive: true,
+          filter: (src) => !src.includes(`${path.sep}node_modules`),
+        });
+        fs.writeFileSync(
+          path.join(newer, 'package.json'),
+          JSON.stringify({ ...manifest(newer), version: PINNED.newer }, null, 2),
+        );
+        await Promise.all(packDirs.map((dir) => registry.publish(dir)));
+        // Last, so the registry's `latest` tag is the newer one.
+        await registry.publish(newer);
+      })(),
+      (async () => {
+        expectExit(await h.cdkd(['bootstrap']));
+        // One synthesis per variant; every later command reads the assembly.
+        await Promise.all(
+          ['v1', 'v2'].map(async (variant) =>
+            expectExit(
+              await h.cdkd(['synth', '-o', assembly(variant), '-c', `variant=${variant}`, '--quiet'], {
+                cwd: APP_DIR,
+              }),
+            ),
+          ),
+        );
+      })(),
+    ]);
   });
 
   afterAll(async () => {
@@ -140,6 +150,10 @@ describe('every first-party pack in one app, the installable ones from a registr
     const asked = names.map((n) => (n === PINNED.name ? `${n}@${PINNED.version}` : n));
     // npm's registry for the install is the local one.
     expectExit(await h.cdkd(['plugins', 'install', ...asked], { env: { CDKD_NPM_REGISTRY: registry.url } }));
+
+    // The registry's latest KMS pack is the newer one; the pin got the older.
+    const latest = await registry.npm(['view', PINNED.name, 'dist-tags.latest'], tmp);
+    expect(latest.stdout.trim()).toBe(PINNED.newer);
 
     const listed = await h.cdkd(['providers', '--json']);
     expectExit(listed);
