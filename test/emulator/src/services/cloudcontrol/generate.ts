@@ -199,6 +199,8 @@ const ATTRIBUTE_SHAPES: Record<string, (model: Record<string, unknown>, scope: S
       .split('/')
       .pop()}/${String(m.ServiceName)}`,
   'AWS::ECS::Service.Name': (m) => m.ServiceName,
+  // CloudFormation's documented values: IGW for an internet gateway, VPN for a virtual private gateway.
+  'AWS::EC2::VPCGatewayAttachment.AttachmentType': (m) => (m.InternetGatewayId ? 'IGW' : 'VPN'),
   'AWS::Lambda::Function.SnapStartResponse.ApplyOn': () => 'None',
   'AWS::Lambda::Function.SnapStartResponse.OptimizationStatus': () => 'Off',
 };

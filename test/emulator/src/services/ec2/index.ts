@@ -9,6 +9,7 @@ import { ec2Operations } from './service';
 import { ec2Latency } from './latency';
 import { describeOperations } from './describe';
 import { imageOperations } from './images';
+import { vpcCreateOperations } from './vpc-create';
 import type { CloudControlResourcesApi } from '../cloudcontrol/resources-api';
 
 export const ec2: ServiceModule = {
@@ -28,6 +29,7 @@ export const ec2: ServiceModule = {
         ...describeOperations((account, region, typeName) =>
           platform.api<CloudControlResourcesApi>('cloudcontrol').models(account, region, typeName),
         ),
+        ...vpcCreateOperations(() => platform.api<CloudControlResourcesApi>('cloudcontrol')),
       },
       latency: ec2Latency,
     };
