@@ -1,6 +1,7 @@
 /**
  * EC2's native VPC calls through the real SDK: CreateVpc, CreateSubnet,
- * CreateInternetGateway with Attach/Detach and their deletes; what they make
+ * CreateInternetGateway with Attach/Detach, route tables with routes and
+ * associations, and their deletes; what they make
  * is the resource Cloud Control and the inventory see (and the reverse), the
  * Describe* calls read it, and the documented errors.
  */
@@ -12,7 +13,14 @@ import {
   ListResourcesCommand,
 } from '@aws-sdk/client-cloudcontrol';
 import {
+  AssociateRouteTableCommand,
   AttachInternetGatewayCommand,
+  CreateRouteCommand,
+  CreateRouteTableCommand,
+  DeleteRouteCommand,
+  DeleteRouteTableCommand,
+  DescribeRouteTablesCommand,
+  DisassociateRouteTableCommand,
   CreateInternetGatewayCommand,
   CreateSubnetCommand,
   CreateVpcCommand,
@@ -140,6 +148,86 @@ describe('native VPC creates', () => {
       new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpcId] }] }),
     );
     expect(subnets.Subnets!.map((s) => s.SubnetId)).toEqual([Subnet!.SubnetId]);
+  });
+
+  it('routes a subnet to the internet through a route table, read back by DescribeRouteTables and Cloud Control', async () => {
+    const { Vpc } = await ec2.send(new CreateVpcCommand({ CidrBlock: '10.5.0.0/16' }));
+    const vpcId = Vpc!.VpcId!;
+    const { Subnet } = await ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.5.0.0/24' }));
+    const { InternetGateway } = await ec2.send(new CreateInternetGatewayCommand({}));
+    const igw = InternetGateway!.InternetGatewayId!;
+    const { RouteTable } = await ec2.send(
+      new CreateRouteTableCommand({
+        VpcId: vpcId,
+        TagSpecifications: [{ ResourceType: 'route-table', Tags: [{ Key: 'Name', Value: 'public' }] }],
+      }),
+    );
+    const rtb = RouteTable!.RouteTableId!;
+    expect(RouteTable).toMatchObject({
+      RouteTableId: expect.stringMatching(/^rtb-[0-9a-f]{17}$/),
+      VpcId: vpcId,
+      Routes: [expect.objectContaining({ DestinationCidrBlock: '10.5.0.0/16', GatewayId: 'local' })],
+    });
+    // A route to a gateway the VPC does not have is refused.
+    await expect(
+      ec2.send(
+        new CreateRouteCommand({ RouteTableId: rtb, DestinationCidrBlock: '0.0.0.0/0', GatewayId: igw }),
+      ),
+    ).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+    await ec2.send(new AttachInternetGatewayCommand({ InternetGatewayId: igw, VpcId: vpcId }));
+    await ec2.send(
+      new CreateRouteCommand({ RouteTableId: rtb, DestinationCidrBlock: '0.0.0.0/0', GatewayId: igw }),
+    );
+    await expect(
+      ec2.send(
+        new CreateRouteCommand({ RouteTableId: rtb, DestinationCidrBlock: '0.0.0.0/0', GatewayId: igw }),
+      ),
+    ).rejects.toMatchObject({ name: 'RouteAlreadyExists' });
+    const { AssociationId } = await ec2.send(
+      new AssociateRouteTableCommand({ RouteTableId: rtb, SubnetId: Subnet!.SubnetId }),
+    );
+    expect(AssociationId).toMatch(/^rtbassoc-[0-9a-f]{17}$/);
+
+    const described = await ec2.send(
+      new DescribeRouteTablesCommand({
+        Filters: [{ Name: 'association.subnet-id', Values: [Subnet!.SubnetId!] }],
+      }),
+    );
+    expect(described.RouteTables).toEqual([
+      expect.objectContaining({
+        RouteTableId: rtb,
+        Routes: expect.arrayContaining([
+          expect.objectContaining({ DestinationCidrBlock: '0.0.0.0/0', GatewayId: igw }),
+        ]),
+        Associations: [
+          expect.objectContaining({ RouteTableAssociationId: AssociationId, SubnetId: Subnet!.SubnetId }),
+        ],
+      }),
+    ]);
+    const route = await cc.send(
+      new GetResourceCommand({ TypeName: 'AWS::EC2::Route', Identifier: `${rtb}|0.0.0.0/0` }),
+    );
+    expect(JSON.parse(route.ResourceDescription!.Properties!)).toMatchObject({
+      GatewayId: igw,
+      RouteTableId: rtb,
+    });
+
+    await expect(ec2.send(new DeleteRouteTableCommand({ RouteTableId: rtb }))).rejects.toMatchObject({
+      name: 'DependencyViolation',
+    });
+    await ec2.send(new DisassociateRouteTableCommand({ AssociationId }));
+    await expect(ec2.send(new DisassociateRouteTableCommand({ AssociationId }))).rejects.toMatchObject({
+      name: 'InvalidAssociationID.NotFound',
+    });
+    await ec2.send(new DeleteRouteCommand({ RouteTableId: rtb, DestinationCidrBlock: '0.0.0.0/0' }));
+    await expect(
+      ec2.send(new DeleteRouteCommand({ RouteTableId: rtb, DestinationCidrBlock: '0.0.0.0/0' })),
+    ).rejects.toMatchObject({ name: 'InvalidRoute.NotFound' });
+    await ec2.send(new DeleteRouteTableCommand({ RouteTableId: rtb }));
+    await expect(ec2.send(new DeleteRouteTableCommand({ RouteTableId: rtb }))).rejects.toMatchObject({
+      name: 'InvalidRouteTableID.NotFound',
+    });
+    expect((await inventory()).filter((r) => /Route/.test(r))).toEqual([]);
   });
 
   it('answers the documented errors', async () => {

@@ -10,6 +10,7 @@ import { ec2Latency } from './latency';
 import { describeOperations } from './describe';
 import { imageOperations } from './images';
 import { vpcCreateOperations } from './vpc-create';
+import { routeTableOperations } from './route-tables';
 import type { CloudControlResourcesApi } from '../cloudcontrol/resources-api';
 
 export const ec2: ServiceModule = {
@@ -30,6 +31,7 @@ export const ec2: ServiceModule = {
           platform.api<CloudControlResourcesApi>('cloudcontrol').models(account, region, typeName),
         ),
         ...vpcCreateOperations(() => platform.api<CloudControlResourcesApi>('cloudcontrol')),
+        ...routeTableOperations(() => platform.api<CloudControlResourcesApi>('cloudcontrol')),
       },
       latency: ec2Latency,
     };
