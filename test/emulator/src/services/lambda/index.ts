@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS, LambdaContext } from './context';
 import { EventSourceHandlers } from './event-sources';
 import { FunctionSettingHandlers } from './function-settings';
 import { FunctionHandlers } from './functions';
-import { InvokeHandlers, type InvokeOutcome, type SyncInvokeOutcome } from './invoke';
+import { InvokeHandlers, type InvokeOutcome, type SyncInvokeOutcome, type TaskInvocation } from './invoke';
 import { InvokeConfigHandlers } from './invoke-config';
 import { lambdaLatency } from './latency';
 import { LayerHandlers } from './layers';
@@ -39,11 +39,16 @@ export interface LambdaApi {
    */
   invokeAsync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
   /**
-   * A synchronous (RequestResponse) invocation by another service (Secrets
-   * Manager's rotation steps), refused for the same reasons as
-   * {@link invokeAsync}; resolves with the function's answer.
+   * A synchronous (RequestResponse) invocation by another service on the
+   * function's resource policy (Secrets Manager's rotation steps), refused for
+   * the same reasons as {@link invokeAsync}; resolves with the function's answer.
    */
   invokeSync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<SyncInvokeOutcome>;
+  /**
+   * A synchronous (RequestResponse) invocation by a service acting with its own
+   * role (a Step Functions Task): the handler's result or error payload.
+   */
+  invokeAsTask(functionArn: string, payload: string): Promise<TaskInvocation>;
 }
 
 /** Every operation notes the address its caller used, for handlers run on other services' behalf. */
@@ -58,6 +63,8 @@ function noteEndpoint(context: LambdaContext, operations: Operations): Operation
     ]),
   ) as Operations;
 }
+
+export type { TaskInvocation } from './invoke';
 
 export const lambda: ServiceModule = {
   name: 'lambda',
@@ -110,6 +117,7 @@ export const lambda: ServiceModule = {
         invokeAsync: (functionArn, payload, invoker) => invoke.invokeAsService(functionArn, payload, invoker),
         invokeSync: (functionArn, payload, invoker) =>
           invoke.invokeAsServiceSync(functionArn, payload, invoker),
+        invokeAsTask: (functionArn, payload) => invoke.invokeAsTask(functionArn, payload),
       } satisfies LambdaApi,
       settings: {
         read: () => ({ lambdaStateTransitionMs: context.settings.stateTransitionMs }),

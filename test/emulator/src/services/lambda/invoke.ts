@@ -21,6 +21,10 @@ export type InvokeOutcome = { accepted: true } | { accepted: false; reason: stri
 
 export type { SyncInvokeOutcome } from '../../core/lambda-invoke';
 
+/** What a synchronous invocation on another service's behalf returned. */
+export type TaskInvocation =
+  { payload: string; executedVersion: string; functionError?: string } | { notFound: string };
+
 interface InvokeInput {
   FunctionName?: string;
   InvocationType?: string;
@@ -71,9 +75,9 @@ export class InvokeHandlers {
   }
 
   /**
-   * A synchronous (RequestResponse) invocation by another service (Secrets
-   * Manager's rotation steps), checked as {@link invokeAsService} checks an
-   * asynchronous one; answers the function's result.
+   * A synchronous (RequestResponse) invocation by another service on the
+   * function's resource policy (Secrets Manager's rotation steps), checked as
+   * {@link invokeAsService} checks an asynchronous one; answers the function's result.
    */
   async invokeAsServiceSync(
     functionArnText: string,
@@ -86,26 +90,15 @@ export class InvokeHandlers {
     return { accepted: true, functionError: result.functionError, payload: result.payload.toString('utf8') };
   }
 
-  /** The function a service may invoke with `payload`, or why it may not. */
+  /** The function a service may invoke with `payload` under its resource policy, or why it may not. */
   private serviceTarget(
     functionArnText: string,
     payload: string,
     invoker: ServiceInvoker,
   ): Resolved | { reason: string } {
-    const m =
-      /^arn:aws[a-zA-Z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([a-zA-Z0-9-_]+)(?::([a-zA-Z0-9-_$]+))?$/.exec(
-        functionArnText,
-      );
-    if (!m) return { reason: `${functionArnText} is not a function ARN` };
-    const [, region, account, name, qualifier] = m;
-    const fn = this.lambda.store.getFunction(account!, region!, name!);
-    if (!fn) return { reason: `Function not found: ${functionArnText}` };
-    let resolved: Resolved;
-    try {
-      resolved = { ...resolveIn(fn, qualifier), qualifier };
-    } catch (err) {
-      return { reason: (err as Error).message };
-    }
+    const target = this.resolveArn(functionArnText);
+    if ('reason' in target) return target;
+    const { fn, qualifier } = target.resolved;
     if (!allowsServiceInvoke(fn.policies[qualifier ?? '']?.statements ?? [], invoker))
       return {
         reason: `The resource policy of ${functionArnText} does not allow ${invoker.servicePrincipal} to invoke it from ${invoker.sourceArn}`,
@@ -115,7 +108,41 @@ export class InvokeHandlers {
     } catch {
       return { reason: 'the payload is not JSON' };
     }
-    return resolved;
+    return target.resolved;
+  }
+
+  /**
+   * A synchronous (RequestResponse) invocation by another service acting with
+   * its own role (a Step Functions Task): the handler's result, or its error
+   * payload with `functionError`; `notFound` when there is no such function.
+   * Roles are not evaluated (the emulator does not enforce IAM).
+   */
+  async invokeAsTask(functionArnText: string, payload: string): Promise<TaskInvocation> {
+    const target = this.resolveArn(functionArnText);
+    if ('reason' in target) return { notFound: target.reason };
+    const resolved = this.route(target.resolved);
+    const result = await this.run(resolved, payload, undefined, this.lambda.endpointUrl);
+    return {
+      payload: result.payload.toString('utf8'),
+      executedVersion: resolved.versionName,
+      ...(result.functionError ? { functionError: result.functionError } : {}),
+    };
+  }
+
+  private resolveArn(functionArnText: string): { resolved: Resolved } | { reason: string } {
+    const m =
+      /^arn:aws[a-zA-Z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([a-zA-Z0-9-_]+)(?::([a-zA-Z0-9-_$]+))?$/.exec(
+        functionArnText,
+      );
+    if (!m) return { reason: `${functionArnText} is not a function ARN` };
+    const [, region, account, name, qualifier] = m;
+    const fn = this.lambda.store.getFunction(account!, region!, name!);
+    if (!fn) return { reason: `Function not found: ${functionArnText}` };
+    try {
+      return { resolved: { ...resolveIn(fn, qualifier), qualifier } };
+    } catch (err) {
+      return { reason: (err as Error).message };
+    }
   }
 
   private async invoke(ctx: CallContext, input: InvokeInput): Promise<unknown> {
