@@ -1,8 +1,10 @@
 /**
  * Apps that read AWS's public AMI parameters (ec2.MachineImage.latest*,
  * ECS-optimized and Bottlerocket images, an Ubuntu alias) deploy against the
- * emulator: the template's SSM-parameter parameters resolve to AMI ids. The
- * same app's two unnamed ECS services in one cluster get distinct ARNs.
+ * emulator: the template's SSM-parameter parameters resolve to AMI ids, and
+ * `MachineImage.lookup` finds the same Amazon Linux 2023 image through EC2
+ * DescribeImages at synthesis. The same app's two unnamed ECS services in one
+ * cluster get distinct ARNs.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,7 +18,8 @@ const APP = `const cdk = require(${lib('aws-cdk-lib')});
 const ec2 = require(${lib('aws-cdk-lib/aws-ec2')});
 const ecs = require(${lib('aws-cdk-lib/aws-ecs')});
 const app = new cdk.App();
-const stack = new cdk.Stack(app, 'Images');
+// A lookup needs a concrete account and region: the ones cdkd resolves from the credentials.
+const stack = new cdk.Stack(app, 'Images', { env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION } });
 const images = {
   Al2023: ec2.MachineImage.latestAmazonLinux2023(),
   Al2023Arm: ec2.MachineImage.latestAmazonLinux2023({ cpuType: ec2.AmazonLinuxCpuType.ARM_64 }),
@@ -26,6 +29,8 @@ const images = {
   EcsAl2023: ecs.EcsOptimizedImage.amazonLinux2023(),
   Bottlerocket: new ecs.BottleRocketImage(),
   Ubuntu: ec2.MachineImage.fromSsmParameter('/aws/service/canonical/ubuntu/server/22.04/stable/current/amd64/hvm/ebs-gp2/ami-id'),
+  // Found at synthesis by EC2 DescribeImages (the AMI context provider), not by a parameter.
+  LookedUp: ec2.MachineImage.lookup({ name: 'al2023-ami-2023.*-kernel-6.1-x86_64', owners: ['amazon'] }),
 };
 for (const [id, image] of Object.entries(images)) new cdk.CfnOutput(stack, id, { value: image.getImage(stack).imageId });
 const cluster = new ecs.CfnCluster(stack, 'Cluster', { clusterName: 'shared' });
@@ -66,8 +71,15 @@ describe('public AMI parameters and generated identifiers', () => {
       'EcsAl2023',
       'Bottlerocket',
       'Ubuntu',
+      'LookedUp',
     ])
       expect(outputs[id]).toMatch(/^ami-[0-9a-f]{17}$/);
+    // The newest Amazon Linux 2023 image is the one its public parameter names.
+    expect(outputs.LookedUp).toBe(outputs.Al2023);
+    // The lookup's answer is cached in the project's context, as cdk does.
+    expect(JSON.stringify(JSON.parse(fs.readFileSync(path.join(dir, 'cdk.context.json'), 'utf8')))).toContain(
+      outputs.LookedUp,
+    );
     expect(outputs.Al2023).not.toBe(outputs.Al2023Arm);
     expect(outputs.FirstArn).toMatch(/^arn:aws:ecs:us-east-1:123456789012:service\/shared\//);
     expect(outputs.SecondArn).toMatch(/^arn:aws:ecs:us-east-1:123456789012:service\/shared\//);

@@ -143,6 +143,7 @@ export class EmulatorServer {
       fail(err);
       return;
     }
+    this.state.requests.addTyped(name, operation, input);
 
     const mutating = request.method !== 'GET' && request.method !== 'HEAD';
     const run = async (): Promise<EmulatorResponse> => {

@@ -42,6 +42,12 @@ export interface RequestCounts {
   total: number;
   /** `"<service>:<Operation>"` → count, e.g. `"s3:PutObject"`. */
   byOperation: Record<string, number>;
+  /**
+   * Resource type → `"<service>:<Operation>"` → count, for the requests that
+   * name a type (Cloud Control's `TypeName`), e.g.
+   * `{ "AWS::SQS::Queue": { "cloudcontrol:CreateResource": 1 } }`.
+   */
+  byResourceType: Record<string, Record<string, number>>;
 }
 
 /** Resource use of the emulator's process (`GET /_emulator/stats`). */

@@ -40,3 +40,26 @@ export function lambdaInvoker(platform: Platform): LambdaInvokeApi | undefined {
     ? (api as LambdaInvokeApi)
     : undefined;
 }
+
+/** A synchronous service invocation's outcome: refused with the reason, or the function's answer. */
+export type SyncInvokeOutcome =
+  { accepted: true; functionError?: string; payload: string } | { accepted: false; reason: string };
+
+/** What a Lambda service lends for synchronous invocations by other services (Secrets Manager rotation). */
+export interface LambdaSyncInvokeApi {
+  /** Runs the function with the JSON payload and resolves with its answer; refused as {@link LambdaInvokeApi.invokeAsync} is. */
+  invokeSync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<SyncInvokeOutcome>;
+}
+
+/** The Lambda service's synchronous invoke api, or undefined while the emulator has none. */
+export function lambdaSyncInvoker(platform: Platform): LambdaSyncInvokeApi | undefined {
+  let api: unknown;
+  try {
+    api = platform.api<unknown>('lambda');
+  } catch {
+    return undefined;
+  }
+  return typeof (api as Partial<LambdaSyncInvokeApi> | undefined)?.invokeSync === 'function'
+    ? (api as LambdaSyncInvokeApi)
+    : undefined;
+}

@@ -41,9 +41,14 @@ export class LatencyProfile {
   }
 }
 
-/** Counts requests per `<service>:<Operation>`. */
+/**
+ * Counts requests per `<service>:<Operation>`, and per resource type for the
+ * requests that name one (Cloud Control's `TypeName`), so a test can tell
+ * which types took the Cloud Control path.
+ */
 export class RequestCounter {
   private counts = new Map<string, number>();
+  private typed = new Map<string, Map<string, number>>();
   private total = 0;
 
   add(service: string, operation: string): void {
@@ -52,14 +57,33 @@ export class RequestCounter {
     this.total++;
   }
 
-  snapshot(): { total: number; byOperation: Record<string, number> } {
+  /** Counts a decoded request under its `TypeName`, when it has one. */
+  addTyped(service: string, operation: string, input: unknown): void {
+    const type = (input as { TypeName?: unknown } | undefined)?.TypeName;
+    if (typeof type !== 'string') return;
+    const ops = this.typed.get(type) ?? new Map<string, number>();
+    const key = `${service}:${operation}`;
+    ops.set(key, (ops.get(key) ?? 0) + 1);
+    this.typed.set(type, ops);
+  }
+
+  snapshot(): {
+    total: number;
+    byOperation: Record<string, number>;
+    byResourceType: Record<string, Record<string, number>>;
+  } {
     const byOperation: Record<string, number> = {};
     for (const key of [...this.counts.keys()].sort()) byOperation[key] = this.counts.get(key)!;
-    return { total: this.total, byOperation };
+    const byResourceType: Record<string, Record<string, number>> = {};
+    for (const type of [...this.typed.keys()].sort()) {
+      byResourceType[type] = Object.fromEntries([...this.typed.get(type)!.entries()].sort());
+    }
+    return { total: this.total, byOperation, byResourceType };
   }
 
   clear(): void {
     this.counts = new Map();
+    this.typed = new Map();
     this.total = 0;
   }
 }

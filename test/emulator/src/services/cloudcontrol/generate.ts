@@ -202,6 +202,11 @@ const ATTRIBUTE_SHAPES: Record<string, (model: Record<string, unknown>, scope: S
   // The groups and ACLs EC2 makes with a VPC (GetAtt DefaultSecurityGroup is a group id, not a name).
   'AWS::EC2::VPC.DefaultSecurityGroup': () => `sg-${hex(17)}`,
   'AWS::EC2::VPC.DefaultNetworkAcl': () => `acl-${hex(17)}`,
+  // CloudFormation's documented values: IGW for an internet gateway, VPN for a virtual private gateway.
+  'AWS::EC2::VPCGatewayAttachment.AttachmentType': (m) => (m.InternetGatewayId ? 'IGW' : 'VPN'),
+  // A route's identifier part is its destination; an association's id is EC2's `rtbassoc-` id.
+  'AWS::EC2::Route.CidrBlock': (m) => m.DestinationCidrBlock ?? m.DestinationIpv6CidrBlock,
+  'AWS::EC2::SubnetRouteTableAssociation.Id': () => `rtbassoc-${hex(17)}`,
   'AWS::Lambda::Function.SnapStartResponse.ApplyOn': () => 'None',
   'AWS::Lambda::Function.SnapStartResponse.OptimizationStatus': () => 'Off',
 };

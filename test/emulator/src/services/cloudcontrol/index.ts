@@ -41,6 +41,22 @@ export const cloudControl: ServiceModule = {
           .filter((r) => r.account === account && r.region === region && r.type === typeName)
           .map((r) => r.model);
       },
+      create(account, region, typeName, desired) {
+        const schema = schemas.get(typeName);
+        if (!schema) throw new Error(`No schema for ${typeName}`);
+        const owner = platform.resourceProvider(typeName) ?? generic;
+        const created = owner.create({ account, region, baseUrl: '' }, schema, desired);
+        platform.changed();
+        return created;
+      },
+      remove(account, region, typeName, identifier) {
+        const schema = schemas.get(typeName);
+        const owner = platform.resourceProvider(typeName) ?? generic;
+        if (!schema || !owner.read({ account, region, baseUrl: '' }, schema, identifier)) return false;
+        owner.delete({ account, region, baseUrl: '' }, schema, identifier);
+        platform.changed();
+        return true;
+      },
       setTypeLatencies(typeName, { create, update, delete: del }) {
         const current = store.typeSettings.get(typeName) ?? {};
         store.typeSettings.set(typeName, {

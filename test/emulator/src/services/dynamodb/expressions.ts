@@ -10,8 +10,8 @@
 import { ddbErrors } from './store';
 import { compareScalars, equalValues, typeOf, type WireItem, type WireValue } from './values';
 
-type PathPart = string | number;
-type Operand =
+export type PathPart = string | number;
+export type Operand =
   { kind: 'path'; path: PathPart[] } | { kind: 'value'; name: string } | { kind: 'size'; path: PathPart[] };
 export type Condition =
   | { kind: 'and'; left: Condition; right: Condition }
@@ -67,12 +67,12 @@ export class Placeholders {
   }
 }
 
-type Token = { type: 'word' | 'name' | 'value' | 'number' | 'op' | 'punct'; text: string };
+export type Token = { type: 'word' | 'name' | 'value' | 'number' | 'op' | 'punct'; text: string };
 
-function tokenize(expression: string, what: string): Token[] {
+export function tokenize(expression: string, what: string): Token[] {
   const tokens: Token[] = [];
   const re =
-    /\s*(?:(<>|<=|>=|=|<|>)|([(),.[\]])|(#[A-Za-z0-9_]+)|(:[A-Za-z0-9_]+)|(\d+)|([A-Za-z_][A-Za-z0-9_-]*))/y;
+    /\s*(?:(<>|<=|>=|=|<|>)|([(),.[\]+-])|(#[A-Za-z0-9_]+)|(:[A-Za-z0-9_]+)|(\d+)|([A-Za-z_][A-Za-z0-9_-]*))/y;
   let at = 0;
   while (expression.slice(at).trim() !== '') {
     re.lastIndex = at;
@@ -101,26 +101,27 @@ const FUNCTIONS = [
   'size',
 ];
 
-class Parser {
-  private pos = 0;
+/** The expression grammar's shared parts; update expressions extend it (update-expressions.ts). */
+export class Parser {
+  protected pos = 0;
   constructor(
-    private readonly tokens: Token[],
-    private readonly placeholders: Placeholders,
-    private readonly what: string,
+    protected readonly tokens: Token[],
+    protected readonly placeholders: Placeholders,
+    protected readonly what: string,
   ) {}
 
-  private peek(): Token | undefined {
+  protected peek(): Token | undefined {
     return this.tokens[this.pos];
   }
 
-  private error(): never {
+  protected error(): never {
     const t = this.peek();
     throw ddbErrors.validation(
       `Invalid ${this.what}: Syntax error; token: "${t?.text ?? '<EOF>'}", near: "${t?.text ?? ''}"`,
     );
   }
 
-  private keyword(word: string): boolean {
+  protected keyword(word: string): boolean {
     const t = this.peek();
     if (t?.type === 'word' && t.text.toUpperCase() === word) {
       this.pos++;
@@ -129,7 +130,7 @@ class Parser {
     return false;
   }
 
-  private expect(text: string): void {
+  protected expect(text: string): void {
     if (this.peek()?.text !== text) this.error();
     this.pos++;
   }
@@ -283,7 +284,11 @@ export function resolvePath(item: WireItem, path: PathPart[]): WireValue | undef
   return cur;
 }
 
-function operandValue(item: WireItem, operand: Operand, placeholders: Placeholders): WireValue | undefined {
+export function operandValue(
+  item: WireItem,
+  operand: Operand,
+  placeholders: Placeholders,
+): WireValue | undefined {
   if (operand.kind === 'value') return placeholders.value(operand.name);
   const value = resolvePath(item, operand.path);
   if (operand.kind === 'path' || !value) return value;

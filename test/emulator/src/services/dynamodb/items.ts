@@ -32,13 +32,13 @@ type Input = Record<string, any>; // eslint-disable-line @typescript-eslint/no-e
 
 const MAX_PAGE_BYTES = 1024 * 1024;
 
-function placeholdersOf(input: Input): Placeholders {
+export function placeholdersOf(input: Input): Placeholders {
   const values = input.ExpressionAttributeValues ? itemToWire(input.ExpressionAttributeValues) : {};
   return new Placeholders(input.ExpressionAttributeNames ?? {}, values);
 }
 
 /** A table that can take item requests (not while it is being created or deleted). */
-function tableFor(store: DynamoDbStore, ctx: CallContext, input: Input): Table {
+export function tableFor(store: DynamoDbStore, ctx: CallContext, input: Input): Table {
   if (typeof input.TableName !== 'string')
     throw ddbErrors.constraint('tableName', null, 'Member must not be null');
   const table = store.get(ctx.account, ctx.region, store.nameOf(ctx.account, ctx.region, input.TableName));
@@ -48,7 +48,7 @@ function tableFor(store: DynamoDbStore, ctx: CallContext, input: Input): Table {
 }
 
 /** The exact key of a GetItem/DeleteItem: the schema's attributes and nothing else. */
-function exactKey(table: Table, key: unknown): WireItem {
+export function exactKey(table: Table, key: unknown): WireItem {
   const wire = itemToWire(key);
   const k = keyOf(wire, table.keySchema, table.attributeDefinitions, 'key');
   if (Object.keys(wire).length !== table.keySchema.length)
@@ -57,7 +57,7 @@ function exactKey(table: Table, key: unknown): WireItem {
 }
 
 /** Index key attributes present in an item must have their defined types. */
-function checkIndexKeys(table: Table, item: WireItem): void {
+export function checkIndexKeys(table: Table, item: WireItem): void {
   for (const index of [...table.globalIndexes, ...table.localIndexes])
     for (const k of index.KeySchema) {
       const value = item[k.AttributeName];
@@ -71,7 +71,7 @@ function checkIndexKeys(table: Table, item: WireItem): void {
     }
 }
 
-function checkCondition(
+export function checkCondition(
   existing: WireItem | undefined,
   placeholders: Placeholders,
   condition?: Condition,
@@ -80,7 +80,7 @@ function checkCondition(
     throw new AwsError('ConditionalCheckFailedException', 'The conditional request failed');
 }
 
-function project(item: WireItem, paths: Array<Array<string | number>> | undefined): WireItem {
+export function project(item: WireItem, paths: Array<Array<string | number>> | undefined): WireItem {
   if (!paths) return item;
   const out: WireItem = {};
   for (const path of paths) {

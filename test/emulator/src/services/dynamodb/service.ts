@@ -4,6 +4,7 @@
  * backups, contributor insights, Kinesis streaming destinations, resource
  * policies, tags), and the basic item operations.
  */
+import { updateItem } from './update-item';
 import { AwsError } from '../../core/errors';
 import type { CallContext, Operations } from '../../core/service';
 import type { S3Store } from '../s3/store';
@@ -211,6 +212,7 @@ export class DynamoDbOperations {
     PutItem: (ctx, input: Input) => putItem(this.store, ctx, input),
     GetItem: (ctx, input: Input) => getItem(this.store, ctx, input),
     DeleteItem: (ctx, input: Input) => deleteItem(this.store, ctx, input),
+    UpdateItem: (ctx, input: Input) => updateItem(this.store, ctx, input),
     Scan: (ctx, input: Input) => scan(this.store, ctx, input),
     Query: (ctx, input: Input) => query(this.store, ctx, input),
   };

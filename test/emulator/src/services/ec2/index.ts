@@ -10,6 +10,9 @@ import { ec2Operations } from './service';
 import { ec2Latency } from './latency';
 import { describeOperations } from './describe';
 import { SecurityGroupStore, securityGroupOperations } from './security-groups';
+import { imageOperations } from './images';
+import { vpcCreateOperations } from './vpc-create';
+import { routeTableOperations } from './route-tables';
 import type { CloudControlResourcesApi } from '../cloudcontrol/resources-api';
 
 export const ec2: ServiceModule = {
@@ -28,8 +31,11 @@ export const ec2: ServiceModule = {
       }),
       operations: {
         ...ec2Operations,
+        ...imageOperations,
         ...describeOperations(models),
         ...securityGroupOperations(securityGroups, models),
+        ...vpcCreateOperations(() => platform.api<CloudControlResourcesApi>('cloudcontrol')),
+        ...routeTableOperations(() => platform.api<CloudControlResourcesApi>('cloudcontrol')),
       },
       store: securityGroups,
       latency: ec2Latency,

@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS, LambdaContext } from './context';
 import { EventSourceHandlers } from './event-sources';
 import { FunctionSettingHandlers } from './function-settings';
 import { FunctionHandlers } from './functions';
-import { InvokeHandlers, type InvokeOutcome, type TaskInvocation } from './invoke';
+import { InvokeHandlers, type InvokeOutcome, type SyncInvokeOutcome, type TaskInvocation } from './invoke';
 import { InvokeConfigHandlers } from './invoke-config';
 import { lambdaLatency } from './latency';
 import { LayerHandlers } from './layers';
@@ -40,6 +40,12 @@ export interface LambdaApi {
   invokeAsync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
   /** Whether `invokeAsync` would accept an invocation (S3 checks this when a notification is configured). */
   mayInvoke(functionArn: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
+  /**
+   * A synchronous (RequestResponse) invocation by another service on the
+   * function's resource policy (Secrets Manager's rotation steps), refused for
+   * the same reasons as {@link invokeAsync}; resolves with the function's answer.
+   */
+  invokeSync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<SyncInvokeOutcome>;
   /**
    * A synchronous (RequestResponse) invocation by a service acting with its own
    * role (a Step Functions Task): the handler's result or error payload.
@@ -112,6 +118,8 @@ export const lambda: ServiceModule = {
         idle: () => invoke.idle(),
         invokeAsync: (functionArn, payload, invoker) => invoke.invokeAsService(functionArn, payload, invoker),
         mayInvoke: (functionArn, invoker) => invoke.invokeAsService(functionArn, '{}', invoker, true),
+        invokeSync: (functionArn, payload, invoker) =>
+          invoke.invokeAsServiceSync(functionArn, payload, invoker),
         invokeAsTask: (functionArn, payload) => invoke.invokeAsTask(functionArn, payload),
       } satisfies LambdaApi,
       settings: {

@@ -7,6 +7,7 @@
  * checks the call and answers 204. Throttling follows reserved concurrency.
  */
 import { randomUUID } from 'node:crypto';
+import type { SyncInvokeOutcome } from '../../core/lambda-invoke';
 import { AwsError } from '../../core/errors';
 import type { CallContext, Operations } from '../../core/service';
 import { isPending } from './configuration';
@@ -17,6 +18,8 @@ import { allowsServiceInvoke, type ServiceInvoker } from './permissions';
 import { UnsupportedRuntimeError, type InvocationResult, type LambdaRuntime } from './runtime/runtime';
 
 export type InvokeOutcome = { accepted: true } | { accepted: false; reason: string };
+
+export type { SyncInvokeOutcome } from '../../core/lambda-invoke';
 
 /** What a synchronous invocation on another service's behalf returned. */
 export type TaskInvocation =
@@ -67,22 +70,48 @@ export class InvokeHandlers {
     /** Only check (Lambda's DryRun): nothing runs. */
     dryRun = false,
   ): Promise<InvokeOutcome> {
-    const target = this.resolveArn(functionArnText);
+    const target = this.serviceTarget(functionArnText, payload, invoker);
     if ('reason' in target) return { accepted: false, reason: target.reason };
+    if (dryRun) return { accepted: true };
+    this.background(this.route(target), payload, undefined, this.lambda.endpointUrl);
+    return { accepted: true };
+  }
+
+  /**
+   * A synchronous (RequestResponse) invocation by another service on the
+   * function's resource policy (Secrets Manager's rotation steps), checked as
+   * {@link invokeAsService} checks an asynchronous one; answers the function's result.
+   */
+  async invokeAsServiceSync(
+    functionArnText: string,
+    payload: string,
+    invoker: ServiceInvoker,
+  ): Promise<SyncInvokeOutcome> {
+    const target = this.serviceTarget(functionArnText, payload, invoker);
+    if ('reason' in target) return { accepted: false, reason: target.reason };
+    const result = await this.run(this.route(target), payload, undefined, this.lambda.endpointUrl);
+    return { accepted: true, functionError: result.functionError, payload: result.payload.toString('utf8') };
+  }
+
+  /** The function a service may invoke with `payload` under its resource policy, or why it may not. */
+  private serviceTarget(
+    functionArnText: string,
+    payload: string,
+    invoker: ServiceInvoker,
+  ): Resolved | { reason: string } {
+    const target = this.resolveArn(functionArnText);
+    if ('reason' in target) return target;
     const { fn, qualifier } = target.resolved;
     if (!allowsServiceInvoke(fn.policies[qualifier ?? '']?.statements ?? [], invoker))
       return {
-        accepted: false,
         reason: `The resource policy of ${functionArnText} does not allow ${invoker.servicePrincipal} to invoke it from ${invoker.sourceArn}`,
       };
     try {
       JSON.parse(payload);
     } catch {
-      return { accepted: false, reason: 'the payload is not JSON' };
+      return { reason: 'the payload is not JSON' };
     }
-    if (dryRun) return { accepted: true };
-    this.background(this.route(target.resolved), payload, undefined, this.lambda.endpointUrl);
-    return { accepted: true };
+    return target.resolved;
   }
 
   /**

@@ -7,6 +7,8 @@ import { SecretsStore } from './store';
 import { secretsManagerLatency } from './latency';
 import { DELETE_LAG, SecretsManagement } from './secrets';
 import { kmsSecretCipher } from './secret-cipher';
+import { SecretRotation } from './rotation';
+import { lambdaSyncInvoker } from '../../core/lambda-invoke';
 
 export const secretsManager: ServiceModule = {
   name: 'secretsmanager',
@@ -28,7 +30,10 @@ export const secretsManager: ServiceModule = {
         model: () => require('@aws-sdk/client-secrets-manager') as Record<string, unknown>,
         faults: { 500: { code: 'InternalServiceError', status: 500 } },
       }),
-      operations: new SecretsManagerOperations(secrets).operations,
+      operations: {
+        ...new SecretsManagerOperations(secrets).operations,
+        ...new SecretRotation(secrets, () => lambdaSyncInvoker(platform)).operations,
+      },
       latency: secretsManagerLatency,
       store,
       resources: [new SecretProvider(secrets)],

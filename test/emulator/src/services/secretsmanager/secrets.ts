@@ -198,6 +198,7 @@ export class SecretsManagement {
         "You can't specify both a binary secret value and a string secret value.",
       );
     const existing = value.token ? secret.versions.find((v) => v.versionId === value.token) : undefined;
+    if (existing?.awaitingValue) return this.fillPending(secret, existing, value);
     if (existing) {
       if (!sameValue(existing, value))
         throw new AwsError(
@@ -224,6 +225,55 @@ export class SecretsManagement {
       (v, i, all) => v.stages.length > 0 || i >= all.length - MAX_VERSIONS,
     );
     secret.lastChanged = new Date();
+    return version;
+  }
+
+  /** The value a rotation function puts into the version RotateSecret labelled AWSPENDING. */
+  private fillPending(
+    secret: Secret,
+    version: SecretVersion,
+    value: SecretValueInput & { stages?: string[] },
+  ): SecretVersion {
+    const filled = this.newVersion(secret, value, version.versionId, version.stages);
+    secret.versions = secret.versions.filter((v) => v !== filled);
+    Object.assign(version, { ...filled, created: version.created });
+    delete version.awaitingValue;
+    for (const stage of value.stages ?? [])
+      if (!version.stages.includes(stage)) this.moveStage(secret, stage, version);
+    secret.lastChanged = new Date();
+    return version;
+  }
+
+  /**
+   * Puts a staging label on `to` (taking it off the version that has it);
+   * moving AWSCURRENT leaves AWSPREVIOUS on the version that had it.
+   */
+  moveStage(secret: Secret, stage: string, to: SecretVersion | undefined): void {
+    for (const v of secret.versions) {
+      if (!v.stages.includes(stage) || v === to) continue;
+      v.stages = v.stages.filter((s) => s !== stage);
+      if (stage === 'AWSCURRENT' && to) {
+        for (const other of secret.versions) other.stages = other.stages.filter((s) => s !== 'AWSPREVIOUS');
+        v.stages.push('AWSPREVIOUS');
+      }
+    }
+    if (to && !to.stages.includes(stage)) {
+      if (stage === 'AWSCURRENT') to.stages = to.stages.filter((s) => s !== 'AWSPREVIOUS');
+      to.stages.push(stage);
+    }
+  }
+
+  /** A version RotateSecret makes for the rotation function to fill: AWSPENDING, no value yet. */
+  pendingVersion(secret: Secret, token: string): SecretVersion {
+    validToken(token);
+    const existing = secret.versions.find((v) => v.versionId === token);
+    if (existing) {
+      this.moveStage(secret, 'AWSPENDING', existing);
+      return existing;
+    }
+    const version: SecretVersion = { versionId: token, stages: [], created: new Date(), awaitingValue: true };
+    secret.versions.push(version);
+    this.moveStage(secret, 'AWSPENDING', version);
     return version;
   }
 
@@ -257,7 +307,10 @@ export class SecretsManagement {
     const source = this.valueSource(secret);
     const wanted = stage ?? (versionId ? undefined : 'AWSCURRENT');
     const version = source.versions.find(
-      (v) => (!versionId || v.versionId === versionId) && (!wanted || v.stages.includes(wanted)),
+      (v) =>
+        !v.awaitingValue &&
+        (!versionId || v.versionId === versionId) &&
+        (!wanted || v.stages.includes(wanted)),
     );
     if (!version) {
       throw new AwsError(

@@ -8,6 +8,7 @@ import { AwsError } from '../../core/errors';
 import { requireString } from '../../core/protocols/aws-json';
 import type { CallContext, Operations } from '../../core/service';
 import { generatePassword } from './passwords';
+import { rotationOf } from './rotation';
 import type { Scope } from './secret-cipher';
 import type { SecretsManagement } from './secrets';
 import type { Secret, SecretVersion } from './store';
@@ -72,7 +73,7 @@ export function describeSecret(secret: Secret, source: Secret): Record<string, u
     Type: secret.type,
     Description: secret.description,
     KmsKeyId: secret.kmsKeyId,
-    RotationEnabled: false,
+    ...rotationOf(source),
     LastChangedDate: secret.lastChanged,
     DeletedDate: secret.deletedDate,
     Tags: secret.tags.length ? secret.tags.map((t) => ({ ...t })) : undefined,

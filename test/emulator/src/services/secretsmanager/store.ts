@@ -11,6 +11,20 @@ export interface SecretVersion {
   ciphertext?: string;
   stages: string[];
   created: Date;
+  /**
+   * A version RotateSecret labelled AWSPENDING before the rotation function
+   * put its value: listed, but it has no value until PutSecretValue with its id.
+   */
+  awaitingValue?: boolean;
+}
+
+/** A secret's rotation configuration (RotateSecret, CancelRotateSecret). */
+export interface RotationConfig {
+  enabled: boolean;
+  lambdaArn?: string;
+  rules?: { AutomaticallyAfterDays?: number; Duration?: string; ScheduleExpression?: string };
+  lastRotated?: Date;
+  nextRotation?: Date;
 }
 
 export interface ReplicaStatus {
@@ -45,6 +59,7 @@ export interface Secret {
   primaryRegion?: string;
   /** A primary: its replicas. */
   replicas: ReplicaStatus[];
+  rotation?: RotationConfig;
 }
 
 export const secretErrors = {
