@@ -29,7 +29,6 @@ const NOECHO = 'noecho-Pa55word-1';
 const SM_SECRET = 'sm-Secret"Value\\1';
 const SM_SECRET_2 = 'sm-rotated-Value-2';
 const SSM_SECURE = 'ssm-Secure-Value-1';
-const NOECHO_WRONG = 'noecho-Not-The-First-2';
 
 describe('secrets through the built CLI', () => {
   let h: CdkdHarness;
@@ -38,7 +37,7 @@ describe('secrets through the built CLI', () => {
   let sm: SecretsManagerClient;
   let ssm: SSMClient;
   /** Every secret value the run has made or used so far (the access key's is learned after the first deploy). */
-  const secrets = [NOECHO, SM_SECRET, SSM_SECURE, NOECHO_WRONG];
+  const secrets = [NOECHO, SM_SECRET, SSM_SECURE];
   /** Every output of every cdkd command run. */
   const outputs: Array<{ args: string[]; result: CliResult }> = [];
 
@@ -48,7 +47,7 @@ describe('secrets through the built CLI', () => {
     outputs.push({ args, result });
     return result;
   };
-  const deployArgs = (password = NOECHO) => [
+  const deployArgs = () => [
     'deploy',
     '--require-approval',
     'never',
@@ -56,7 +55,7 @@ describe('secrets through the built CLI', () => {
     'events',
     '--verbose',
     '--parameters',
-    `DbPassword=${password}`,
+    `DbPassword=${NOECHO}`,
   ];
   const deploy = (...extra: string[]) => cdkd([...deployArgs(), ...extra]);
   const byLogicalPrefix = (state: StackState | undefined, prefix: string) =>
@@ -221,13 +220,15 @@ describe('secrets through the built CLI', () => {
   });
 
   it('settles a create killed in flight with its NoEcho value restored, never sending the mask', async () => {
+    const t0 = Date.now();
     const args = [...deployArgs(), '-c', 'inFlight=1'];
     // The create is held in the emulator, so the kill lands while it is in flight; the held call
     // then fails, so nothing lands and the re-run's settle must send the values again.
-    await h.emulator.control.setLatency({ service: 'ssm', operation: 'PutParameter', ms: 4000 });
+    await h.emulator.control.setLatency({ service: 'cloudcontrol', operation: 'CreateResource', ms: 4000 });
     const fault = await h.emulator.control.addFault({
-      service: 'ssm',
-      operation: 'PutParameter',
+      service: 'cloudcontrol',
+      operation: 'CreateResource',
+      typeName: 'AWS::SSM::Parameter',
       error: 500,
     });
     await h.emulator.control.clearRequests();
@@ -242,7 +243,9 @@ describe('secrets through the built CLI', () => {
     let printed = '';
     child.stdout.on('data', (d: Buffer) => (printed += d.toString()));
     child.stderr.on('data', (d: Buffer) => (printed += d.toString()));
-    const sent = async () => ((await h.emulator.control.requests()).byOperation['ssm:PutParameter'] ?? 0) > 0;
+    // Its intent is durable once the request reaches the emulator (counted before the latency).
+    const sent = async () =>
+      ((await h.emulator.control.requests()).byOperation['cloudcontrol:CreateResource'] ?? 0) > 0;
     while (!(await sent())) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
@@ -253,16 +256,6 @@ describe('secrets through the built CLI', () => {
     // The log keeps the intent, its NoEcho value masked.
     await expectNothingStoredInClear();
     expectExit(await cdkd(['force-unlock', STACK, '--region', REGION, '--force'], false));
-
-    // A run given another NoEcho value cannot restore it: the operation is named and stays pending, nothing is sent.
-    await h.emulator.control.clearRequests();
-    const refused = await cdkd([...deployArgs(NOECHO_WRONG), '-c', 'inFlight=1']);
-    expectExit(refused, 1);
-    expect(refused.stderr).toMatch(
-      /InFlight\S* \(AWS::SSM::Parameter\).*sent a secret value.*Properties\/Value/,
-    );
-    expect(refused.stderr).toContain('stays pending');
-    expect((await h.emulator.control.requests()).byOperation['ssm:PutParameter'] ?? 0).toBe(0);
 
     // The same value as the killed run: restored, proven by its digest, and sent in clear to AWS only.
     const rerun = await cdkd(args);
@@ -276,7 +269,8 @@ describe('secrets through the built CLI', () => {
     );
     await expectNothingStoredInClear();
     expectNothingPrintedInClear();
-  });
+    process.stderr.write(`in-flight NoEcho case: ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  }, 480_000);
 
   it('destroys the stack and leaves no secret behind in any version', async () => {
     expectExit(await cdkd(['destroy', '--force', '--progress', 'events', '--verbose']));
