@@ -17,7 +17,12 @@ import { actingAs, openStateStore, createClientFactory } from '../state/state-st
 import { synthesizeApp } from '../synth/synthesize';
 import { selectWithParameters } from '../cli/deploy-session';
 import { parseParameterArgs } from '../template/parameters';
-import { renderSecurityChanges, renderStackPlan, summarizePlan } from '../ui/diff-render';
+import {
+  renderPropertyViolations,
+  renderSecurityChanges,
+  renderStackPlan,
+  summarizePlan,
+} from '../ui/diff-render';
 
 export default class Diff extends CdkdCommand {
   static override description = `Show what a deploy would change, against the state in S3
@@ -81,14 +86,22 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
     }
     const color = config.color ?? Boolean(process.stdout.isTTY);
     if (!this.jsonEnabled()) {
-      for (const { plan, security, unprovisionable } of diffs) {
+      for (const { plan, security, unprovisionable, violations } of diffs) {
         this.log(renderStackPlan(plan, { color }));
         const securityText = renderSecurityChanges(security, { color });
         if (securityText) this.log(securityText);
         for (const r of unprovisionable)
           this.log(`[!] ${r.logicalId} (${r.resourceType}): cdkd cannot deploy it: ${r.reason}. ${r.remedy}`);
+        const violationsText = renderPropertyViolations(violations);
+        if (violationsText) this.log(violationsText);
       }
       for (const { plan } of diffs) logger.info(`${plan.stackName}: ${summarizePlan(plan)}`);
+    }
+    for (const { plan, violations } of diffs) {
+      if (violations.length === 0) continue;
+      logger.warn(
+        `${plan.stackName}: cdkd deploy will refuse this stack: ${violations.length} resource propert${violations.length === 1 ? 'y breaks' : 'ies break'} ${violations.length === 1 ? 'its' : 'their'} schema (listed above). Fix them in the app before deploying.`,
+      );
     }
     for (const { plan, unprovisionable } of diffs) {
       if (unprovisionable.length === 0) continue;
@@ -97,10 +110,11 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
       );
     }
     const payload = {
-      stacks: diffs.map(({ plan, security, unprovisionable }) => ({
+      stacks: diffs.map(({ plan, security, unprovisionable, violations }) => ({
         ...plan,
         permissionChanges: security.change,
         unprovisionable,
+        propertyViolations: violations,
       })),
     };
     if (flags.fail && diffs.some((d) => d.plan.hasChanges)) {

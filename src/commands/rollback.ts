@@ -6,7 +6,7 @@ import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { rollbackStack } from '../engine/rollback-stack';
 import type { RollbackStackResult } from '../engine/rollback-stack';
 import { resolveStackRegion } from '../state/inspect';
-import { renderRollbackFailure, renderRollbackSummary } from '../ui/rollback-report';
+import { renderRollbackFailure, renderRollbackSummary, renderRollbackWarnings } from '../ui/rollback-report';
 
 export default class Rollback extends CdkdCommand {
   static override description = `Revert what failed or interrupted deploys did, from the rollback journal (no CDK app needed)
@@ -15,6 +15,7 @@ A deploy that fails with --no-rollback, is interrupted (Ctrl-C) or is killed lea
   static override examples = [
     '<%= config.bin %> rollback MyStack',
     '<%= config.bin %> rollback MyStack --region eu-west-1 --revert-failed',
+    '<%= config.bin %> rollback MyStack --orphan MyQueueE6CA6235',
     '<%= config.bin %> rollback',
   ];
 
@@ -29,6 +30,11 @@ A deploy that fails with --no-rollback, is interrupted (Ctrl-C) or is killed lea
       description:
         'Also revert the operations that failed: a failed update is forced back to its pre-deploy properties (its resource may be half-changed)',
       default: false,
+    }),
+    orphan: Flags.string({
+      description:
+        'Leave the resource with this logical id as it is: its operations are dropped from the journal, not reverted (repeatable)',
+      multiple: true,
     }),
   };
 
@@ -69,6 +75,7 @@ A deploy that fails with --no-rollback, is interrupted (Ctrl-C) or is killed lea
             provisioner: session.provisioner,
             ioHost: session.ioHost,
             revertFailed: flags['revert-failed'],
+            ...(flags.orphan?.length ? { orphan: flags.orphan } : {}),
             concurrency: config.concurrency,
             signal: session.signal,
             cancelSignal: session.cancelSignal,
@@ -78,12 +85,15 @@ A deploy that fails with --no-rollback, is interrupted (Ctrl-C) or is killed lea
       session.renderer.close();
       for (const r of results) for (const line of renderRollbackSummary(r)) session.logger.info(line);
       if (results.some((r) => !r.clean)) throw renderRollbackFailure(results);
+      const warned = renderRollbackWarnings(results);
+      if (warned) throw warned;
       return {
         stacks: results.map((r) => ({
           stackName: r.stackName,
           region: r.region,
           found: r.found,
           reverted: r.reverted,
+          orphaned: r.orphaned,
           warnings: r.warnings,
           elapsedMs: r.elapsedMs,
         })),

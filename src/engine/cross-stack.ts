@@ -16,7 +16,10 @@ import type { StateStore } from '../state/state-store';
 import type { StackState, StateImportEntry, StateOutputReadEntry } from '../state/types';
 import { importableOutputKeys } from '../state/types';
 import type { CrossStackContext, CrossStackResolver, StackOutputRequest } from '../template/environment';
+import { hasSecretReference } from '../plan/secret-digest';
+import { isSecretReference, resolveDynamicReferencesIn } from '../template/dynamic-references';
 import { ValidationError } from '../util/errors';
+import { stackResolverEnv } from './resolver-env';
 
 export interface CrossStackRecorder {
   imports: StateImportEntry[];
@@ -87,7 +90,12 @@ export class StateCrossStackResolver implements CrossStackResolver {
         sourceRegion: region,
         outputName: request.outputName,
       });
-      return producer.state.outputs[request.outputName];
+      return this.inProducerRegion(
+        producer.state.outputs[request.outputName],
+        request.stackName,
+        region,
+        context,
+      );
     }
     const value = await this.cloudFormationOutput(request.stackName, request.outputName, region);
     if (value !== undefined) return value;
@@ -97,6 +105,29 @@ export class StateCrossStackResolver implements CrossStackResolver {
         code: 'OUTPUT_NOT_FOUND',
         remedy: `Deploy ${request.stackName} first, or check the stack and output names.`,
       },
+    );
+  }
+
+  /**
+   * A producer's output that holds a secret reference, read by a consumer in
+   * another region: the secret is read where the producer read it (a secret or
+   * parameter of the same name in two regions is two values), and the consumer
+   * gets the value, registered as a secret (masked in its state, like a NoEcho
+   * parameter). In the producer's own region the reference passes through as
+   * written and is read at the call.
+   */
+  private async inProducerRegion(
+    value: unknown,
+    producerStack: string,
+    producerRegion: string,
+    context: CrossStackContext,
+  ): Promise<unknown> {
+    if (producerRegion === context.region || !hasSecretReference(value)) return value;
+    const env = stackResolverEnv({ stackName: producerStack, region: producerRegion, factory: this.factory });
+    return resolveDynamicReferencesIn(
+      value,
+      { ssmParameter: env.ssmParameter, secretValue: env.secretValue },
+      isSecretReference,
     );
   }
 

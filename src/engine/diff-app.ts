@@ -6,6 +6,8 @@
 import type { AwsClientFactory } from '../config/aws-clients';
 import { prepareStackAssets } from '../assets/prepare';
 import { planStack } from '../plan/plan-stack';
+import { propertyViolations } from '../plan/property-validation';
+import type { PropertyViolation } from '../plan/property-validation';
 import { securityChangesOf } from '../plan/security-changes';
 import type { SecurityChanges } from '../plan/security-changes';
 import type { StackPlan } from '../plan/types';
@@ -45,6 +47,8 @@ export interface StackDiff {
   unprovisionable: Unprovisionable[];
   /** Permission and network-access changes (`--require-approval` judges these). */
   security: SecurityChanges;
+  /** Schema violations deploy's preflight would refuse the stack for, by the same rule. */
+  violations: PropertyViolation[];
 }
 
 export async function diffApp(options: DiffAppOptions): Promise<StackDiff[]> {
@@ -80,6 +84,7 @@ export async function diffApp(options: DiffAppOptions): Promise<StackDiff[]> {
       plan,
       unprovisionable: unprovisionableResources(plan, options.canProvision),
       security: securityChangesOf(plan, state),
+      violations: propertyViolations(plan, schemas),
     });
   }
   return diffs;

@@ -20,6 +20,7 @@ import { buildCreateContext } from '../provisioning/create-context';
 import { CloudControlProvider } from '../provisioning/cloud-control-provider';
 import type { RequestTokenSink } from '../provisioning/cloud-control-provider';
 import type { DeposedResource, IntentRecord, PolicyAttribute, ResourceState } from '../state/types';
+import { restoreMaskedLeaves } from '../state/intent-secrets';
 import { maskSecretReferencesIn } from '../template/dynamic-references';
 import { SECRET_MASK, maskedPaths, redactSecrets, registerSecret } from '../template/redaction';
 import { decideRemoval, deposedRemovalCause, removalSubject } from '../plan/removal-policy';
@@ -61,6 +62,28 @@ function refuseMaskedValues(
       code: 'MASKED_SECRET_VALUE',
       remedy:
         'Make the resource that produces the secret run again in the same deploy (change one of its properties), or stop reading a sensitive attribute into this resource.',
+    },
+  );
+}
+
+/**
+ * A logged intent with the secret values its log masked filled back in from
+ * this run's secrets (src/state/intent-secrets.ts). One this run cannot restore
+ * is refused, never re-sent with the mask; it stays pending for a run that can.
+ */
+function withSecretsRestored(intent: IntentRecord): IntentRecord {
+  if (!intent.properties) return intent;
+  const restored = restoreMaskedLeaves(intent.properties, intent.maskedDigests);
+  if (restored.ok)
+    return restored.properties === intent.properties
+      ? intent
+      : { ...intent, properties: restored.properties };
+  throw new CdkdError(
+    `${intent.logicalId} (${intent.resourceType}): the ${intent.operation} an interrupted run left in flight sent a secret value (a NoEcho parameter's) at ${restored.unrestored.map((p) => `Properties${p}`).join(', ')}, which the log keeps only masked, and no secret this run holds matches it; it is not re-sent with ${SECRET_MASK} in its place and stays pending.`,
+    {
+      code: 'SECRET_NOT_RESTORED',
+      remedy:
+        'Re-run with the NoEcho parameter values the interrupted run was given (--parameters Name=value): cdkd then restores the value, checks it against the digest the log keeps, and settles the operation.',
     },
   );
 }
@@ -344,16 +367,17 @@ export class ResourceOperations {
     this.emit({ logicalId, resourceType, action, status: 'started', reason });
     try {
       if (intent.operation === 'create') {
-        const routed = this.options.provisioner.routeIntent(intent, this.session.region);
+        const sendable = withSecretsRestored(intent);
+        const routed = this.options.provisioner.routeIntent(sendable, this.session.region);
         const old = this.now() - intent.at > CLIENT_TOKEN_LIFETIME_MS && routed.provisionedBy === 'cc-api';
-        if (old) await this.resumeOldCreate(intent, routed);
-        else await this.runCreate(intent, routed, { inDoubt: true });
+        if (old) await this.resumeOldCreate(sendable, routed);
+        else await this.runCreate(sendable, routed, { inDoubt: true });
       } else if (intent.operation === 'update') {
         const record = this.session.builder.get(logicalId);
         if (!record || record.physicalId !== intent.physicalId)
           return this.dropStale(intent, 'its record changed since');
         await this.runUpdate(
-          intent,
+          withSecretsRestored(intent),
           this.options.provisioner.routeIntent(intent, this.session.region),
           record,
         );

@@ -19,7 +19,7 @@
  */
 import type { CompletedOperation, FailedOperation, RollbackJournalSegment } from '../state/rollback-journal';
 import type { ResourceState } from '../state/types';
-import { formatError } from '../util/errors';
+import { CdkdError, formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
 import type { ResourceProvisioner } from './provisioner';
 import type { RecordBase, ResourceOperations } from './resource-operations';
@@ -43,6 +43,23 @@ export interface RevertResult {
   /** The failed operations this revert did not settle (kept for `--revert-failed`). */
   remainingFailed: FailedOperation[];
 }
+
+/**
+ * True when a physical id can address a resource. Only a hand-edited or torn
+ * state.json or journal holds one that cannot (absent, empty, whitespace, not
+ * a string); nothing is sent by such an id.
+ */
+export function isAddressable(physicalId: unknown): physicalId is string {
+  return typeof physicalId === 'string' && physicalId.trim() !== '';
+}
+
+/** A nested stack's child is found by its name, not its physical id (unless Cloud Control holds it). */
+function addressedByName(record: ResourceState): boolean {
+  return record.resourceType === 'AWS::CloudFormation::Stack' && record.provisionedBy !== 'cc-api';
+}
+
+const UNADDRESSABLE_REMEDY =
+  'nothing was sent; repair the physicalId of its record (cdkd state show) and re-converge with cdkd deploy';
 
 /** The part of a record that a create or update writes besides ids, properties and attributes. */
 function recordBaseOf(record: ResourceState): RecordBase {
@@ -104,6 +121,12 @@ async function revertFailed(
               d.logicalId === f.logicalId && d.physicalId === f.physicalId && d.reason === 'failed-create',
           )
       : undefined;
+    if (force && !isAddressable(f.physicalId)) {
+      result.warnings.push(
+        `${f.logicalId}: the failed create recorded no usable physical id; nothing to act on.`,
+      );
+      return true;
+    }
     // Nothing was made, or it is already cleaned up (a re-run, or a later deploy deleted it).
     if (!made) return true;
     const decision = await ctx.ops.remove({
@@ -160,6 +183,12 @@ async function revertCompleted(
   const prev = op.previousState;
   if (op.changeType === 'CREATE') {
     if (!current) return; // already reverted
+    if (!addressedByName(current) && (!isAddressable(current.physicalId) || !isAddressable(op.physicalId))) {
+      result.warnings.push(
+        `${op.logicalId}: the create is not reverted: its ${isAddressable(op.physicalId) ? 'state record' : 'journal entry'} has no usable physicalId; ${UNADDRESSABLE_REMEDY}.`,
+      );
+      return;
+    }
     if (current.physicalId !== op.physicalId) {
       result.warnings.push(
         `${op.logicalId}: recorded ${op.physicalId}, which is not the resource state tracks under this id; not reverted, needs manual attention.`,
@@ -177,6 +206,12 @@ async function revertCompleted(
   }
   if (!prev) return;
   if (prev.physicalId === op.physicalId) {
+    if (current && !addressedByName(current) && !isAddressable(current.physicalId)) {
+      result.warnings.push(
+        `${op.logicalId}: the update is not reverted: its state record has no usable physicalId; ${UNADDRESSABLE_REMEDY}.`,
+      );
+      return;
+    }
     if (!current || current.physicalId !== prev.physicalId) {
       result.warnings.push(
         `${op.logicalId}: not reverted: state no longer tracks ${prev.physicalId} under this id.`,
@@ -218,6 +253,24 @@ async function reverseReplacement(
     .deposed()
     .find((d) => d.logicalId === op.logicalId && d.physicalId === prev.physicalId);
   const alive = deposed !== undefined || op.replacedOriginal === 'retained';
+  if (current && !addressedByName(current) && !isAddressable(current.physicalId)) {
+    if (!alive) {
+      result.warnings.push(
+        `${op.logicalId}: the replacement is not reversed: its state record has no usable physicalId; ${UNADDRESSABLE_REMEDY}.`,
+      );
+      return;
+    }
+    // Re-adopting a retained original: only the journal names it, so this fails (journal kept) instead of skipping.
+    throw new CdkdError(
+      `${op.logicalId}: the original ${prev.physicalId} cannot be re-adopted: the state record of its replacement has no usable physicalId, so nothing proves which resource is the new copy.`,
+      {
+        code: 'ROLLBACK_UNADDRESSABLE',
+        remedy: isAddressable(op.physicalId)
+          ? `Repair the record's physicalId to ${op.physicalId} (the new copy the journal names) and re-run cdkd rollback; or re-run with --orphan ${op.logicalId} to leave it as it is, which also drops the journal's only record of the original ${prev.physicalId} (note it first).`
+          : `Check both resources by hand; re-run with --orphan ${op.logicalId} to leave it as it is, which also drops the journal's only record of the original ${prev.physicalId} (note it first).`,
+      },
+    );
+  }
   if (alive) {
     // Re-adopt the original (no AWS call), then the new copy is deposed and deleted.
     const effects: Parameters<StackSession['outcome']>[1] = [];

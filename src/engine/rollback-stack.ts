@@ -39,6 +39,8 @@ export interface RollbackStackOptions {
   ioHost: IoHost;
   /** `--revert-failed`: also force the failed updates back to their pre-deploy properties. */
   revertFailed?: boolean;
+  /** `--orphan`: logical ids whose resources are left as they are and whose operations leave the journal. */
+  orphan?: readonly string[];
   concurrency?: number;
   signal?: AbortSignal;
   cancelSignal?: AbortSignal;
@@ -55,6 +57,8 @@ export interface RollbackStackResult {
   clean: boolean;
   segments: number;
   reverted: string[];
+  /** What `--orphan` dropped from the journal, one line per logical id. */
+  orphaned: string[];
   failed: RevertResult['failed'];
   warnings: string[];
   elapsedMs: number;
@@ -71,6 +75,7 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
     clean: false,
     segments: 0,
     reverted: [],
+    orphaned: [],
     failed: [],
     warnings: [],
     elapsedMs: 0,
@@ -120,6 +125,7 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
     } else {
       await settlePendingIntents(session, ops, { concurrency: options.concurrency, logger });
     }
+    if (options.orphan?.length) result.orphaned = orphanFrom(segments, options.orphan, result.warnings);
     result.segments = segments.length;
     emitStackEvent(
       ioHost,
@@ -182,6 +188,43 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
       : `${stackName}: rollback incomplete (${result.reverted.length} reverted, ${result.failed.length} not); the journal keeps the rest`,
   );
   return result;
+}
+
+/**
+ * `--orphan`: drops every operation (completed or failed) of the named logical
+ * ids from the segments, in place, so the rollback leaves their resources as
+ * they are; returns what it dropped. An id the journal does not name is a
+ * warning (a typo must not pass for an orphaned resource).
+ */
+export function orphanFrom(
+  segments: RollbackJournalSegment[],
+  logicalIds: readonly string[],
+  warnings: string[],
+): string[] {
+  const wanted = new Set(logicalIds);
+  const dropped = new Map<string, string[]>();
+  const note = (id: string, what: string) => dropped.set(id, [...(dropped.get(id) ?? []), what]);
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
+    const operations = seg.operations.filter((op) => {
+      if (!wanted.has(op.logicalId)) return true;
+      note(op.logicalId, `its ${op.changeType}${op.physicalId ? ` of ${op.physicalId}` : ''}`);
+      return false;
+    });
+    const failed = (seg.failedOperations ?? []).filter((f) => {
+      if (!wanted.has(f.logicalId)) return true;
+      note(f.logicalId, `its failed ${f.changeType}${f.physicalId ? ` of ${f.physicalId}` : ''}`);
+      return false;
+    });
+    const { failedOperations: _f, ...rest } = seg;
+    segments[i] = { ...rest, operations, ...(failed.length ? { failedOperations: failed } : {}) };
+  }
+  for (const id of wanted)
+    if (!dropped.has(id))
+      warnings.push(`--orphan ${id}: the journal holds no operation of ${id}; nothing dropped.`);
+  return [...dropped].map(
+    ([id, what]) => `${id}: left as it is (--orphan); dropped from the journal: ${what.join(', ')}`,
+  );
 }
 
 /** A clean rollback removes the journal; otherwise it keeps the segments not yet reverted. */

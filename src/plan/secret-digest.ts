@@ -34,7 +34,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function hash(sent: Record<string, unknown>, salt: Buffer): Buffer {
+function hash(sent: unknown, salt: Buffer): Buffer {
   // Minted secrets (a provider's noEcho attributes) reach a later run only as the mask: digest that form.
   return scryptSync(canonical(maskMintedSecrets(sent)), salt, KEY_LENGTH, PARAMS);
 }
@@ -59,13 +59,18 @@ export function holdsSecret(desired: Record<string, unknown>, sent: Record<strin
 }
 
 /** A fresh digest of the properties as sent. */
-export function secretDigestOf(sent: Record<string, unknown>): string {
+export function secretDigestOf(sent: Record<string, unknown> | string): string {
   const salt = randomBytes(16);
   return `${SCHEME}$${salt.toString('base64')}$${hash(sent, salt).toString('base64')}`;
 }
 
-/** True when `sent` digests to `digest`; an unreadable digest never matches. */
-export function matchesSecretDigest(digest: string, sent: Record<string, unknown>): boolean {
+/** A fresh digest of one clear value (a masked leaf of a write-ahead intent). */
+export function valueDigestOf(value: string): string {
+  return secretDigestOf(value);
+}
+
+/** True when `sent` (properties, or one value) digests to `digest`; an unreadable digest never matches. */
+export function matchesSecretDigest(digest: string, sent: unknown): boolean {
   const [scheme, salt, expected] = digest.split('$');
   if (scheme !== SCHEME || !salt || !expected) return false;
   const want = Buffer.from(expected, 'base64');

@@ -6,6 +6,7 @@
  * physical ids, so a record stays addressable whatever a secret happens to equal.
  */
 import { hasSecrets, redactSecrets, redactSecretsInText } from '../template/redaction';
+import { digestMaskedLeaves } from './intent-secrets';
 import type { WalRecord } from './write-ahead-log';
 import type { DeposedResource, IntentRecord, ResourceState, StackState, StateMutation } from './types';
 
@@ -22,9 +23,14 @@ export function redactResourceState<T extends ResourceState>(record: T): T {
 /** An intent with the properties it announces masked. */
 export function redactIntent(intent: IntentRecord): IntentRecord {
   if (!hasSecrets()) return intent;
+  const properties = intent.properties ? redactSecrets(intent.properties) : undefined;
+  // What the mask hides is kept as a digest, so a run settling the intent can restore it.
+  const digests =
+    intent.properties && properties !== intent.properties ? digestMaskedLeaves(intent.properties) : undefined;
   return {
     ...intent,
-    ...(intent.properties ? { properties: redactSecrets(intent.properties) } : {}),
+    ...(properties ? { properties } : {}),
+    ...(digests ? { maskedDigests: { ...intent.maskedDigests, ...digests } } : {}),
     ...(intent.previousProperties ? { previousProperties: redactSecrets(intent.previousProperties) } : {}),
     ...(intent.recordBase?.metadata
       ? { recordBase: { ...intent.recordBase, metadata: redactSecrets(intent.recordBase.metadata) } }

@@ -104,6 +104,13 @@ export interface IntentRecord {
   requestTokens?: Record<string, string>;
   /** Create / update: the exact desired properties sent (secrets as references, as in state). */
   properties?: Record<string, unknown>;
+  /**
+   * cdkd addition: for each leaf of `properties` stored masked (a NoEcho
+   * parameter value), its JSON pointer -> a salted scrypt digest of the clear
+   * value, so a run settling this intent can restore the value from its own
+   * secrets and prove it is the one first sent (src/state/intent-secrets.ts).
+   */
+  maskedDigests?: Record<string, string>;
   /** Update / delete: the resource addressed. */
   physicalId?: string;
   /** Update: the recorded properties the update goes from. */

@@ -77,6 +77,11 @@ export function isSecret(value: string): boolean {
   return secrets.has(value);
 }
 
+/** Every registered secret, in clear (what a masked value may be restored from). */
+export function registeredSecrets(): readonly string[] {
+  return [...secrets];
+}
+
 /** True when any secret is registered (sinks skip their walk otherwise). */
 export function hasSecrets(): boolean {
   return secrets.size > 0;

@@ -6,6 +6,7 @@
  */
 import { Writable } from 'node:stream';
 import type * as CloudFormationDiff from '@aws-cdk/cloudformation-diff';
+import type { PropertyViolation } from '../plan/property-validation';
 import type { SecurityChanges } from '../plan/security-changes';
 import type { OutputChange, PropertyChange, ResourcePlan, StackPlan } from '../plan/types';
 import { isUnknown } from '../template/unknown';
@@ -184,4 +185,24 @@ export function renderSecurityChanges(changes: SecurityChanges, options: { color
   // The tables colour themselves for the process's terminal; the caller decides.
   // eslint-disable-next-line no-control-regex
   return options.color ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
+}
+
+/**
+ * The schema violations deploy's preflight refuses a stack for, grouped by
+ * resource (`[!] Queue (AWS::SQS::Queue)` then one line per property), so a
+ * diff shows them before anything is deployed. Empty when there are none.
+ */
+export function renderPropertyViolations(violations: readonly PropertyViolation[]): string {
+  if (violations.length === 0) return '';
+  const byResource = new Map<string, PropertyViolation[]>();
+  for (const v of violations) {
+    const key = `${v.logicalId} (${v.resourceType})`;
+    byResource.set(key, [...(byResource.get(key) ?? []), v]);
+  }
+  const lines = ['Schema violations (cdkd deploy refuses the stack for these before changing anything):'];
+  for (const [resource, list] of byResource) {
+    lines.push(`[!] ${resource}`);
+    for (const v of list) lines.push(`    ${v.path}: ${v.message} [${v.rule}]`);
+  }
+  return lines.join('\n');
 }

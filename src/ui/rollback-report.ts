@@ -5,9 +5,30 @@
 import type { RollbackStackResult } from '../engine/rollback-stack';
 import { CdkdError, formatError } from '../util/errors';
 
-/** One line per reverted operation, for the log. */
+/** One line per reverted operation and per orphaned resource, for the log. */
 export function renderRollbackSummary(result: RollbackStackResult): string[] {
-  return result.reverted.map((r) => `  ${result.stackName}: reverted ${r}`);
+  return [
+    ...result.reverted.map((r) => `  ${result.stackName}: reverted ${r}`),
+    ...result.orphaned.map((o) => `  ${result.stackName}: ${o}`),
+  ];
+}
+
+/**
+ * A rollback that reverted everything it could but skipped operations with a
+ * warning (an unaddressable record, a resource state no longer tracks, a kept
+ * copy) exits 2: the journal is gone, and what was skipped needs a look.
+ */
+export function renderRollbackWarnings(stacks: readonly RollbackStackResult[]): CdkdError | undefined {
+  const lines = stacks.flatMap((s) => s.warnings.map((w) => `  ${s.stackName}: ${w}`));
+  if (lines.length === 0) return undefined;
+  return new CdkdError(
+    `Rolled back, with ${lines.length} operation(s) skipped or kept:\n${lines.join('\n')}`,
+    {
+      code: 'ROLLBACK_WARNINGS',
+      exitCode: 2,
+      remedy: 'Check each resource named above by hand; everything else was reverted.',
+    },
+  );
 }
 
 export function renderRollbackFailure(stacks: readonly RollbackStackResult[]): CdkdError {

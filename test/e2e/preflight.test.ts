@@ -48,6 +48,18 @@ describe('refused before anything changes', () => {
   });
 
   it('refuses a first deploy whose resources break their schema, naming both, and writes nothing', async () => {
+    // diff lists the same violations, per resource, before any deploy.
+    const diff = await cdkd('diff', 'shape=bad');
+    expectExit(diff);
+    expect(diff.stdout).toMatch(
+      /\[!\] NoValue \(AWS::SSM::Parameter\)\n\s+Properties\.Value: Value is required .*\[required\]/,
+    );
+    expect(diff.stdout).toMatch(
+      /\[!\] WrongType \(AWS::SQS::Queue\)\n\s+Properties\.VisibilityTimeout: .*must be integer \[type\]/,
+    );
+    expect(diff.stderr).toMatch(
+      /cdkd deploy will refuse this stack: 2 resource properties break their schema/,
+    );
     const r = await cdkd('deploy', 'shape=bad');
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(

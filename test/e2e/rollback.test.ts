@@ -99,7 +99,7 @@ describe('rollback of a failed deploy', () => {
     expectExit(await h.cdkd(['destroy', '--force', '-o', out, '-c', `stackName=${stack}`], { cwd: APP }));
   });
 
-  it('with --no-rollback keeps them and the journal; cdkd rollback removes them later', async () => {
+  it('with --no-rollback keeps them and the journal; cdkd rollback reverts them later, --orphan leaving one', async () => {
     const stack = 'E2eRollbackLater';
     expectExit(await deploy(stack, 'third=false', 'parameter=false'));
     const before = await snapshot(stack);
@@ -116,10 +116,21 @@ describe('rollback of a failed deploy', () => {
     expect(await h.stateObjectExists(journalKey(stack))).toBe(true);
     await h.emulator.control.clearFaults();
 
-    const rollback = await h.cdkd(['rollback', stack, '--progress', 'events']);
+    // --orphan leaves the parameter the failed deploy made (and its record) as it is, and says so.
+    const parameterId = Object.entries(partial!.resources).find(
+      ([, r]) => r.resourceType === 'AWS::SSM::Parameter',
+    )![0];
+    const rollback = await h.cdkd(['rollback', stack, '--progress', 'events', '--orphan', parameterId]);
     expectExit(rollback);
-    expect(rollback.stderr).toMatch(/rolled back \(2 operation\(s\) reverted\)/);
-    expect(await snapshot(stack)).toEqual(before);
+    expect(rollback.stderr).toMatch(/rolled back \(1 operation\(s\) reverted\)/);
+    expect(rollback.stderr).toMatch(/reverted Queue\w*: updated back to its pre-deploy properties/);
+    expect(rollback.stderr).toContain(
+      `${parameterId}: left as it is (--orphan); dropped from the journal: its CREATE of`,
+    );
+    const after = await snapshot(stack);
+    expect(after.state.filter((r) => !r.startsWith('AWS::SSM::Parameter'))).toEqual(before.state);
+    expect(after.state.filter((r) => r.startsWith('AWS::SSM::Parameter'))).toHaveLength(1);
+    expect(after.inventory.filter((r) => r.startsWith('AWS::SSM::Parameter'))).toHaveLength(1);
     expect(await h.stateObjectExists(journalKey(stack))).toBe(false);
     // Nothing left to do: a second run says so.
     const again = await h.cdkd(['rollback', stack]);

@@ -7,6 +7,7 @@
  * no output of any cdkd command, holds a secret value; a no-change redeploy
  * makes no provisioning call; a secret changed in Secrets Manager is deployed.
  */
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,7 +20,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { StackState } from '../../src/state/types';
-import { REGION, ROOT, STATE_BUCKET, expectExit, startHarness } from './support/cdkd-cli';
+import { BIN, REGION, ROOT, STATE_BUCKET, expectExit, startHarness } from './support/cdkd-cli';
 import type { CdkdHarness, CliResult } from './support/cdkd-cli';
 
 const APP = path.join(ROOT, 'test', 'e2e', 'apps', 'secrets-app');
@@ -46,18 +47,17 @@ describe('secrets through the built CLI', () => {
     outputs.push({ args, result });
     return result;
   };
-  const deploy = (...extra: string[]) =>
-    cdkd([
-      'deploy',
-      '--require-approval',
-      'never',
-      '--progress',
-      'events',
-      '--verbose',
-      '--parameters',
-      `DbPassword=${NOECHO}`,
-      ...extra,
-    ]);
+  const deployArgs = () => [
+    'deploy',
+    '--require-approval',
+    'never',
+    '--progress',
+    'events',
+    '--verbose',
+    '--parameters',
+    `DbPassword=${NOECHO}`,
+  ];
+  const deploy = (...extra: string[]) => cdkd([...deployArgs(), ...extra]);
   const byLogicalPrefix = (state: StackState | undefined, prefix: string) =>
     Object.entries(state!.resources).find(([id]) => id.startsWith(prefix))![1];
 
@@ -218,6 +218,59 @@ describe('secrets through the built CLI', () => {
     const stateVersions = (await allStoredVersions()).filter((v) => v.key.includes('/state.json@'));
     expect(stateVersions.length).toBeGreaterThan(1);
   });
+
+  it('settles a create killed in flight with its NoEcho value restored, never sending the mask', async () => {
+    const t0 = Date.now();
+    const args = [...deployArgs(), '-c', 'inFlight=1'];
+    // The create is held in the emulator, so the kill lands while it is in flight; the held call
+    // then fails, so nothing lands and the re-run's settle must send the values again.
+    await h.emulator.control.setLatency({ service: 'cloudcontrol', operation: 'CreateResource', ms: 4000 });
+    const fault = await h.emulator.control.addFault({
+      service: 'cloudcontrol',
+      operation: 'CreateResource',
+      typeName: 'AWS::SSM::Parameter',
+      error: 500,
+    });
+    await h.emulator.control.clearRequests();
+    const child = spawn(process.execPath, [BIN, ...args, '-o', out, '-c', `stackName=${STACK}`], {
+      cwd: APP,
+      env: h.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('close', (_code, signal) => resolve(signal)),
+    );
+    let printed = '';
+    child.stdout.on('data', (d: Buffer) => (printed += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (printed += d.toString()));
+    // Its intent is durable once the request reaches the emulator (counted before the latency).
+    const sent = async () =>
+      ((await h.emulator.control.requests()).byOperation['cloudcontrol:CreateResource'] ?? 0) > 0;
+    while (!(await sent())) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    outputs.push({ args, result: { code: null, stdout: printed, stderr: '' } });
+    const fired = async () => !(await h.emulator.control.faults()).some((f) => f.id === fault.id);
+    while (!(await fired())) await new Promise((r) => setTimeout(r, 50));
+    await h.emulator.control.clearLatency();
+    // The log keeps the intent, its NoEcho value masked.
+    await expectNothingStoredInClear();
+    expectExit(await cdkd(['force-unlock', STACK, '--region', REGION, '--force'], false));
+
+    // The same value as the killed run: restored, proven by its digest, and sent in clear to AWS only.
+    const rerun = await cdkd(args);
+    expectExit(rerun);
+    expect(rerun.stderr).toMatch(/settling 1 operation\(s\) an interrupted run left in flight/);
+    const state = await h.readState(STACK);
+    expect(state!.pendingIntents ?? []).toEqual([]);
+    const param = byLogicalPrefix(state, 'InFlight');
+    expect((await ssm.send(new GetParameterCommand({ Name: param.physicalId }))).Parameter!.Value).toBe(
+      `${NOECHO}|${SM_SECRET_2}`,
+    );
+    await expectNothingStoredInClear();
+    expectNothingPrintedInClear();
+    process.stderr.write(`in-flight NoEcho case: ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  }, 480_000);
 
   it('destroys the stack and leaves no secret behind in any version', async () => {
     expectExit(await cdkd(['destroy', '--force', '--progress', 'events', '--verbose']));

@@ -6,6 +6,7 @@
  * intent before planning and converges with exactly one resource per logical id.
  */
 import * as fs from 'node:fs';
+import { GetTopicAttributesCommand, SNSClient } from '@aws-sdk/client-sns';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { deployStack } from '../../../src/engine/deploy-stack';
@@ -17,6 +18,7 @@ import { buildCreateContext } from '../../../src/provisioning/create-context';
 import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
 import { SchemaStore } from '../../../src/provisioning/schema-store';
 import { pushState } from '../../../src/state/push';
+import { clearSecrets, registerSecret } from '../../../src/template/redaction';
 import { parseTemplate } from '../../../src/template/types';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 import { testStore, useEmulator } from '../state/helpers';
@@ -115,6 +117,71 @@ describe('recovery from an interrupted run', () => {
     expect(state.pendingIntents).toBeUndefined();
     expect(await store.wal.list('Killed', REGION)).toEqual([]);
     expect(host.text('info').some((m) => m.includes('settling 1 operation(s)'))).toBe(true);
+  });
+
+  it('restores a NoEcho value the log keeps masked before re-sending a create, and never sends the mask', async () => {
+    const secret = 'noecho-Topic-Secret-1';
+    registerSecret(secret);
+    const session = await StackSession.open({
+      store,
+      stackName: 'Masked',
+      region: REGION,
+      operation: 'deploy',
+      logger: createLogger(host),
+    });
+    await session.announce({
+      operation: 'create',
+      logicalId: 'A',
+      resourceType: 'AWS::SNS::Topic',
+      provisionedBy: 'cc-api',
+      properties: { TopicName: 'masked-a', DisplayName: secret },
+      recordBase: { resourceType: 'AWS::SNS::Topic', dependencies: [] },
+    });
+    await session.flushLog();
+    await store.locks.forceUnlock('Masked', REGION);
+    // The next process is given another NoEcho value: the operation is refused by name and stays pending.
+    clearSecrets();
+    const masked = (pw: string) =>
+      deployStack(
+        {
+          stackName: 'Masked',
+          region: REGION,
+          parameterValues: { Pw: pw },
+          template: parseTemplate({
+            Parameters: { Pw: { Type: 'String', NoEcho: true } },
+            Resources: {
+              A: {
+                Type: 'AWS::SNS::Topic',
+                Properties: { TopicName: 'masked-a', DisplayName: { Ref: 'Pw' } },
+              },
+            },
+          }),
+        },
+        {
+          store,
+          provisioner,
+          schemas,
+          factory: store.factory,
+          ioHost: host,
+          concurrency: 4,
+          rollback: false,
+        },
+      );
+    await expect(masked('noecho-something-else')).rejects.toThrow(
+      /A \(AWS::SNS::Topic\): the create an interrupted run left in flight sent a secret value .* at Properties\/DisplayName.* stays pending/,
+    );
+    expect(await appTopics()).toEqual([]);
+    // A process given the same value restores it (proven by the digest) and sends it.
+    const creates = jest.spyOn(provisioner, 'create');
+    const result = await masked(secret);
+    expect(result.ok).toBe(true);
+    expect(creates).toHaveBeenCalledTimes(1);
+    expect(creates.mock.calls[0][3]).toEqual({ TopicName: 'masked-a', DisplayName: secret });
+    const sns = store.factory.get(SNSClient, { region: REGION });
+    const [arn] = await appTopics();
+    const attrs = await sns.send(new GetTopicAttributesCommand({ TopicArn: arn }));
+    expect(attrs.Attributes?.DisplayName).toBe(secret);
+    clearSecrets();
   });
 
   it('sends a create that was announced but never sent, once, and keeps the lineage across runs', async () => {

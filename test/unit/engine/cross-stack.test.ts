@@ -4,7 +4,9 @@
  * recorded reads, and the consumer scan that guards a producer's destroy.
  */
 import { StateCrossStackResolver, findImportingConsumers } from '../../../src/engine/cross-stack';
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { StackState } from '../../../src/state/types';
+import { SECRET_MASK, clearSecrets, redactSecrets } from '../../../src/template/redaction';
 import { testStore, useEmulator } from '../state/helpers';
 import type { TestStore } from '../state/helpers';
 
@@ -86,6 +88,44 @@ describe('StateCrossStackResolver', () => {
     await expect(
       resolver.getStackOutput({ stackName: 'Producer', outputName: 'Nope' }, where),
     ).rejects.toThrow(/Output Nope of stack Producer/);
+  });
+
+  it("reads a producer's secret reference in the producer's region for a consumer in another region", async () => {
+    const client = (region: string) =>
+      new SecretsManagerClient({
+        region,
+        endpoint: ctx.emulator.url,
+        credentials: { accessKeyId: 'AKIASTATETEST0000001', secretAccessKey: 'state-test-secret' },
+      });
+    for (const [region, value] of [
+      [REGION, 'east-value'],
+      ['eu-west-1', 'west-value'],
+    ] as const) {
+      const sm = client(region);
+      await sm.send(new CreateSecretCommand({ Name: 'shared/db', SecretString: value }));
+      sm.destroy();
+    }
+    const reference = '{{resolve:secretsmanager:shared/db:SecretString:::}}';
+    await store.backend.saveState('West', 'eu-west-1', {
+      ...producer('West', { Password: `pw=${reference}` }, []),
+      region: 'eu-west-1',
+    });
+    const resolver = new StateCrossStackResolver(store, store.factory);
+    const value = await resolver.getStackOutput(
+      { stackName: 'West', outputName: 'Password', region: 'eu-west-1' },
+      where,
+    );
+    expect(value).toBe('pw=west-value');
+    // Registered as a secret: masked wherever the consumer stores or prints it.
+    expect(redactSecrets({ value })).toEqual({ value: `pw=${SECRET_MASK}` });
+    // A consumer in the producer's region gets the reference as written (read at the call).
+    await expect(
+      resolver.getStackOutput(
+        { stackName: 'West', outputName: 'Password', region: 'eu-west-1' },
+        { ...where, region: 'eu-west-1' },
+      ),
+    ).resolves.toBe(`pw=${reference}`);
+    clearSecrets();
   });
 
   it('finds the consumers that still import a producer', async () => {

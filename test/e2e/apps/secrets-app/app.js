@@ -34,4 +34,16 @@ const user = new iam.User(stack, 'Deployer');
 const key = new iam.AccessKey(stack, 'Key', { user });
 new secretsmanager.Secret(stack, 'KeySecret', { secretStringValue: key.secretAccessKey });
 
+// A create that carries a NoEcho value and a secret reference in one property: the e2e kills
+// the deploy while it is in flight, and the re-run settles it (context inFlight=1).
+if (app.node.tryGetContext('inFlight')) {
+  new ssm.CfnParameter(stack, 'InFlight', {
+    type: 'String',
+    value: cdk.Fn.join('|', [
+      password.valueAsString,
+      cdk.SecretValue.secretsManager('e2e/db', { jsonField: 'password' }).unsafeUnwrap(),
+    ]),
+  });
+}
+
 app.synth();
