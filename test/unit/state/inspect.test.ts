@@ -86,7 +86,9 @@ describe('state inspection', () => {
         lock: expect.objectContaining({ owner: store.locks.owner, operation: 'deploy', expired: false }),
       }),
     );
-    expect(stacks[1].lock).toBeNull();
+    // A nested stack has no lock of its own: it is locked while its top-level stack is.
+    expect(stacks[1].lock).toEqual(stacks[0].lock);
+    expect(stacks[3].lock).toBeNull();
     expect(renderStackTree(buildStackTree(stacks))).toEqual([
       'Deep (us-east-1)',
       '└── Deep~Child (us-east-1)',
