@@ -58,7 +58,8 @@ export async function diffApp(options: DiffAppOptions): Promise<StackDiff[]> {
   const diffs: StackDiff[] = [];
   for (const stack of stacks) {
     const region = stackRegion(stack, factory);
-    const prepared = stack.assetManifests.length > 0 ? prepareStackAssets(stack, modes.get(region)!) : undefined;
+    const prepared =
+      stack.assetManifests.length > 0 ? prepareStackAssets(stack, modes.get(region)!) : undefined;
     const raw = prepared?.template ?? stack.template;
     const template = deployableTemplate(stack, raw, options.tags, schemas, options.ioHost);
     // The state an interrupted run left counts: state.json with its write-ahead log replayed.

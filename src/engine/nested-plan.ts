@@ -58,7 +58,12 @@ export async function planNestedStacks(plan: StackPlan, context: NestedPlanConte
     }
     const tags = childStackTags(context.stackTags, r.desired.properties.Tags);
     const template = await context.templates(templateUrl, childName, tags);
-    const view = await readStackStateView(context.store.backend, context.store.wal, childName, context.region);
+    const view = await readStackStateView(
+      context.store.backend,
+      context.store.wal,
+      childName,
+      context.region,
+    );
     const state = viewState(view);
     let child: StackPlan;
     try {

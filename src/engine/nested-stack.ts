@@ -275,7 +275,8 @@ export class NestedStackProvider implements ResourceProvider {
         {
           code: 'NESTED_STACK_TIMEOUT',
           ...(creating ? { createdPhysicalId: physicalId } : {}),
-          remedy: 'Raise the nested stack\'s timeout (NestedStack `timeout`), or find what is slow, and re-run.',
+          remedy:
+            "Raise the nested stack's timeout (NestedStack `timeout`), or find what is slow, and re-run.",
         },
       );
     }
@@ -321,7 +322,10 @@ function timeoutOf(childName: string, value: unknown): number | undefined {
   if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1) {
     throw new CdkdError(
       `Nested stack ${childName}: TimeoutInMinutes ${JSON.stringify(value)} is not a whole number of minutes of at least 1.`,
-      { code: 'INVALID_TEMPLATE', remedy: 'Give the nested stack a timeout of at least one minute, or none.' },
+      {
+        code: 'INVALID_TEMPLATE',
+        remedy: 'Give the nested stack a timeout of at least one minute, or none.',
+      },
     );
   }
   return minutes;

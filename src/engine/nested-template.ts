@@ -61,7 +61,15 @@ export function childStackTags(
 export function assemblyTemplateFiles(manifests: readonly StackAssetManifest[]): Map<string, string> {
   const files = new Map<string, string>();
   for (const { file } of manifests) {
-    let schema: { files?: Record<string, { source?: { path?: string; packaging?: string }; destinations?: Record<string, { objectKey?: string }> }> };
+    let schema: {
+      files?: Record<
+        string,
+        {
+          source?: { path?: string; packaging?: string };
+          destinations?: Record<string, { objectKey?: string }>;
+        }
+      >;
+    };
     try {
       schema = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof schema;
     } catch {
@@ -113,11 +121,16 @@ export function nestedTemplateSource(options: NestedTemplateSourceOptions): Nest
     } catch (err) {
       throw new CdkdError(
         `Nested stack ${childName}: its template s3://${location.bucket}/${location.key} is not JSON (${formatError(err)}).`,
-        { code: 'INVALID_TEMPLATE', remedy: 'cdkd reads JSON nested-stack templates, as aws-cdk-lib writes them.' },
+        {
+          code: 'INVALID_TEMPLATE',
+          remedy: 'cdkd reads JSON nested-stack templates, as aws-cdk-lib writes them.',
+        },
       );
     }
     const rewritten = rewriteStorageNames(raw as Record<string, unknown>, options.replacements);
-    const tagged = options.taggingOf ? applyStackTags(rewritten, tags, options.taggingOf).template : rewritten;
+    const tagged = options.taggingOf
+      ? applyStackTags(rewritten, tags, options.taggingOf).template
+      : rewritten;
     return parseTemplate(tagged, `template of nested stack ${childName}`);
   };
 }
@@ -132,7 +145,10 @@ async function readFromS3(
   if (!object) {
     throw new CdkdError(
       `Nested stack ${childName}: its template s3://${location.bucket}/${location.key} does not exist.`,
-      { code: 'INVALID_TEMPLATE', remedy: 'Deploy from the app again so its nested-stack templates are published.' },
+      {
+        code: 'INVALID_TEMPLATE',
+        remedy: 'Deploy from the app again so its nested-stack templates are published.',
+      },
     );
   }
   return object.body;

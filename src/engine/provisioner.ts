@@ -324,7 +324,8 @@ export class ResourceProvisioner {
           properties,
           r.action === 'UPDATE' ? record : undefined,
         );
-        if (decision.route === 'refused') refuse(name(r.logicalId), r.resourceType, decision.reason, decision.remedy);
+        if (decision.route === 'refused')
+          refuse(name(r.logicalId), r.resourceType, decision.reason, decision.remedy);
       }
     }
     if (problems.length === 0) return;

@@ -30,7 +30,11 @@ function* walk(plan: StackPlan, state: StackState | undefined, nestedPath: strin
  * How a resource of a level is named in a message: its logical id at the top,
  * `Parent > Child > Resource` inside a nested stack.
  */
-export function nestedResourceName(topStack: string, level: Pick<PlanLevel, 'nestedPath'>, logicalId: string): string {
+export function nestedResourceName(
+  topStack: string,
+  level: Pick<PlanLevel, 'nestedPath'>,
+  logicalId: string,
+): string {
   return level.nestedPath.length === 0 ? logicalId : [topStack, ...level.nestedPath, logicalId].join(' > ');
 }
 
