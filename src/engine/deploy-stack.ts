@@ -257,6 +257,7 @@ function lendToNestedStacks(
     liveRecord: (id) => session.builder.get(id),
     replacements: input.replacements ?? [],
     stackTags: input.stackTags ?? {},
+    rollback: options.rollback,
     concurrency: options.concurrency,
     signal: options.signal,
     cancelSignal: options.cancelSignal,

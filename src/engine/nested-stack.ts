@@ -57,6 +57,8 @@ export interface NestedStackHost {
   /** The parent's stack tags: they propagate to its children's resources, as in CloudFormation. */
   stackTags?: Readonly<Record<string, string>>;
   concurrency?: number;
+  /** False (`--no-rollback`): a child that fails keeps its partial state and journal, as the parent does. */
+  rollback?: boolean;
   signal?: AbortSignal;
   cancelSignal?: AbortSignal;
   force?: boolean;
@@ -258,6 +260,7 @@ export class NestedStackProvider implements ResourceProvider {
           signal: timer?.signal ?? host.signal,
           cancelSignal: host.cancelSignal,
           force: host.force,
+          rollback: host.rollback,
           erroredStateDir: host.erroredStateDir,
           borrowedLock: host.lock,
         },

@@ -216,6 +216,13 @@ describe('nested stacks: parent -> child -> grandchild', () => {
 
   it('updates the grandchild (in place and a replacement); the new values flow up to the parent', async () => {
     const before = await tree();
+    // diff shows the grandchild's own changes, indented under the nested-stack resources.
+    const diff = await cdkd(['diff', '-o', path.join(dir, 'out-diff'), '-c', 'variant=v2']);
+    expectExit(diff);
+    expect(diff.stdout).toMatch(/\n {4}Nested stack \S+~\S+\n/);
+    expect(diff.stdout).toMatch(/\n {8}Nested stack \S+~\S+~\S+\n/);
+    expect(diff.stdout).toMatch(/\n {8}\S+ AWS::DynamoDB::Table Ledger\S* replace/);
+    expect(diff.stdout).toMatch(/\n {8}\S+ AWS::SQS::Queue DeadLetters\S*\n/);
     const result = await deploy('v2');
     expectExit(result);
     const stacks = await expectInventoryMatchesTree();
@@ -272,6 +279,72 @@ describe('nested stacks: parent -> child -> grandchild', () => {
     const list = await cdkd(['state', 'list']);
     expectExit(list);
     expect(list.stdout.trim()).toBe('');
+  });
+
+  it('a deploy failing in the grandchild rolls back every level; with --no-rollback, cdkd rollback does', async () => {
+    const stack = 'NestedFail';
+    const args = (out: string, ...more: string[]) => [
+      'deploy',
+      '--progress',
+      'events',
+      '-o',
+      path.join(dir, out),
+      '-c',
+      'variant=v1',
+      '-c',
+      `stackName=${stack}`,
+      ...more,
+    ];
+    /** Keys under the state prefix of this stack's tree (`NestedFail/`, `NestedFail~...`). */
+    const treeKeys = async () => {
+      const s3 = new S3Client({
+        region: 'us-east-1',
+        endpoint: h.emulator.url,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+      });
+      const out = await s3.send(new ListObjectsV2Command({ Bucket: STATE_BUCKET, Prefix: `cdkd/${stack}` }));
+      s3.destroy();
+      return (out.Contents ?? []).map((o) => o.Key!);
+    };
+    const expectNothingLeft = async () => {
+      expect(await h.appInventory()).toEqual([]);
+      const list = await cdkd(['state', 'list']);
+      expectExit(list);
+      expect(list.stdout.trim()).toBe('');
+      expect((await treeKeys()).filter((k) => !k.includes('/wal/'))).toEqual([]);
+    };
+    // The grandchild's table (its second resource) is refused; its queue, the child's and the parent's topic are made first.
+    const refuseTable = () =>
+      h.emulator.control.addFault({
+        service: 'dynamodb',
+        operation: 'CreateTable',
+        error: 'ValidationException',
+        status: 400,
+        message: 'table refused by the test',
+        probability: 1,
+      });
+
+    await refuseTable();
+    const failed = await cdkd(args('out-fail'));
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('table refused by the test');
+    await expectNothingLeft();
+
+    const kept = await cdkd(args('out-fail', '--no-rollback'));
+    await h.emulator.control.clearFaults();
+    expect(kept.code).toBe(1);
+    // Each level keeps what it made, and its journal.
+    expect((await h.appInventory()).map((r) => r.type).sort()).toEqual([
+      'AWS::SNS::Topic',
+      'AWS::SQS::Queue',
+    ]);
+    const journals = (await treeKeys()).filter((k) => k.endsWith('/rollback-journal.json'));
+    expect(journals.map((k) => k.split('/')[1].split('~').length).sort()).toEqual([1, 2, 3]);
+
+    const rollback = await cdkd(['rollback', stack, '--region', 'us-east-1']);
+    expectExit(rollback);
+    await expectNothingLeft();
   });
 
   it('a process killed mid-grandchild: the re-run settles each level and converges, destroy leaves nothing', async () => {
@@ -331,7 +404,9 @@ describe('nested stacks: parent -> child -> grandchild', () => {
     // Each level settles its own pending operations first: the parent's re-sent nested-stack create
     // deploys the child, whose re-sent one deploys the grandchild, which re-sends its table create
     // (and its queue's, when the kill also caught that one in flight, as it can on a loaded machine).
-    const settled = [...rerun.stderr.matchAll(/(\S+): settling (\d+) operation\(s\) an interrupted run left in flight/g)];
+    const settled = [
+      ...rerun.stderr.matchAll(/(\S+): settling (\d+) operation\(s\) an interrupted run left in flight/g),
+    ];
     expect(settled.map((m) => m[1]).sort()).toEqual([...logged].sort());
     for (const m of settled) expect(Number(m[2])).toBeGreaterThanOrEqual(1);
     const stacks = await expectInventoryMatchesTree(stack);
