@@ -100,7 +100,6 @@ export async function collectGarbage(options: GcOptions): Promise<GcResult> {
     const age = p.lastModified === undefined ? Infinity : now() - p.lastModified;
     const owner = owners.get(p.requestId);
     let keep: string | undefined;
-    let why: string;
     if (owner && (await isLocked(owner.stackName, owner.region))) {
       keep = `a pending operation of ${owner.stackName} (${owner.region}) names it, and the stack is locked: its deploy may be waiting on it`;
     } else if (owner && age <= timeoutMs) {
@@ -112,7 +111,7 @@ export async function collectGarbage(options: GcOptions): Promise<GcResult> {
       result.kept.push({ ...p, reason: keep });
       continue;
     }
-    why =
+    const why =
       p.lastModified === undefined
         ? 'only earlier versions of it are left'
         : owner
