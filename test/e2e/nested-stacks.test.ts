@@ -80,9 +80,12 @@ describe('nested stacks: parent -> child -> grandchild', () => {
   let sqsClient: SQSClient;
 
   const cdkd = (args: string[]) => h.cdkd(args, { cwd: dir });
+  // The child's queue policy lets the parent's topic in: a broadening change --require-approval asks about.
   const deploy = (variant: string) =>
     cdkd([
       'deploy',
+      '--require-approval',
+      'never',
       '--progress',
       'events',
       '-o',
@@ -140,6 +143,22 @@ describe('nested stacks: parent -> child -> grandchild', () => {
   });
 
   it('deploys the tree: each nested stack its own record under its parent, values passed down and up', async () => {
+    // --require-approval sees inside the child before anything changes: its queue policy is a broadening change.
+    const refused = await cdkd([
+      'deploy',
+      '--progress',
+      'events',
+      '-o',
+      path.join(dir, 'out-v1'),
+      '-c',
+      'variant=v1',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('NestedApp: this deploy adds or widens permissions or network access');
+    expect(refused.stderr).toContain('sqs:SendMessage');
+    expect(await h.appInventory()).toEqual([]);
+    expect(await h.readState(PARENT)).toBeUndefined();
+
     await h.emulator.control.clearRequests();
     const result = await deploy('v1');
     expectExit(result);
@@ -285,6 +304,8 @@ describe('nested stacks: parent -> child -> grandchild', () => {
     const stack = 'NestedFail';
     const args = (out: string, ...more: string[]) => [
       'deploy',
+      '--require-approval',
+      'never',
       '--progress',
       'events',
       '-o',
@@ -351,6 +372,8 @@ describe('nested stacks: parent -> child -> grandchild', () => {
     const stack = 'NestedCrash';
     const args = [
       'deploy',
+      '--require-approval',
+      'never',
       '--progress',
       'events',
       '-o',
