@@ -81,18 +81,30 @@ describe('nested stacks: parent -> child -> grandchild', () => {
 
   const cdkd = (args: string[]) => h.cdkd(args, { cwd: dir });
   // The child's queue policy lets the parent's topic in: a broadening change --require-approval asks about.
-  const deploy = (variant: string) =>
-    cdkd([
-      'deploy',
-      '--require-approval',
-      'never',
-      '--progress',
-      'events',
-      '-o',
-      path.join(dir, `out-${variant}`),
-      '-c',
-      `variant=${variant}`,
-    ]);
+  const deployArgs = (out: string, ...more: string[]) => [
+    'deploy',
+    '--require-approval',
+    'never',
+    '--progress',
+    'events',
+    '-o',
+    path.join(dir, out),
+    ...more,
+  ];
+  const deploy = (variant: string) => cdkd(deployArgs(`out-${variant}`, '-c', `variant=${variant}`));
+
+  /** Keys under the state prefix of `stack`'s tree (`cdkd/<stack>/...`, `cdkd/<stack>~.../...`). */
+  const stateKeys = async (stack: string): Promise<string[]> => {
+    const s3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: h.emulator.url,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
+    const out = await s3.send(new ListObjectsV2Command({ Bucket: STATE_BUCKET, Prefix: `cdkd/${stack}` }));
+    s3.destroy();
+    return (out.Contents ?? []).map((o) => o.Key!);
+  };
 
   /** The parent and every nested stack below it, by reading each nested-stack record's child. */
   const tree = async (root = PARENT): Promise<Array<{ name: string; state: StackState }>> => {
@@ -302,38 +314,14 @@ describe('nested stacks: parent -> child -> grandchild', () => {
 
   it('a deploy failing in the grandchild rolls back every level; with --no-rollback, cdkd rollback does', async () => {
     const stack = 'NestedFail';
-    const args = (out: string, ...more: string[]) => [
-      'deploy',
-      '--require-approval',
-      'never',
-      '--progress',
-      'events',
-      '-o',
-      path.join(dir, out),
-      '-c',
-      'variant=v1',
-      '-c',
-      `stackName=${stack}`,
-      ...more,
-    ];
-    /** Keys under the state prefix of this stack's tree (`NestedFail/`, `NestedFail~...`). */
-    const treeKeys = async () => {
-      const s3 = new S3Client({
-        region: 'us-east-1',
-        endpoint: h.emulator.url,
-        forcePathStyle: true,
-        credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
-      });
-      const out = await s3.send(new ListObjectsV2Command({ Bucket: STATE_BUCKET, Prefix: `cdkd/${stack}` }));
-      s3.destroy();
-      return (out.Contents ?? []).map((o) => o.Key!);
-    };
+    const args = (out: string, ...more: string[]) =>
+      deployArgs(out, '-c', 'variant=v1', '-c', `stackName=${stack}`, ...more);
     const expectNothingLeft = async () => {
       expect(await h.appInventory()).toEqual([]);
       const list = await cdkd(['state', 'list']);
       expectExit(list);
       expect(list.stdout.trim()).toBe('');
-      expect((await treeKeys()).filter((k) => !k.includes('/wal/'))).toEqual([]);
+      expect((await stateKeys(stack)).filter((k) => !k.includes('/wal/'))).toEqual([]);
     };
     // The grandchild's table (its second resource) is refused; its queue, the child's and the parent's topic are made first.
     const refuseTable = () =>
@@ -360,7 +348,7 @@ describe('nested stacks: parent -> child -> grandchild', () => {
       'AWS::SNS::Topic',
       'AWS::SQS::Queue',
     ]);
-    const journals = (await treeKeys()).filter((k) => k.endsWith('/rollback-journal.json'));
+    const journals = (await stateKeys(stack)).filter((k) => k.endsWith('/rollback-journal.json'));
     expect(journals.map((k) => k.split('/')[1].split('~').length).sort()).toEqual([1, 2, 3]);
 
     const rollback = await cdkd(['rollback', stack, '--region', 'us-east-1']);
@@ -370,19 +358,7 @@ describe('nested stacks: parent -> child -> grandchild', () => {
 
   it('a process killed mid-grandchild: the re-run settles each level and converges, destroy leaves nothing', async () => {
     const stack = 'NestedCrash';
-    const args = [
-      'deploy',
-      '--require-approval',
-      'never',
-      '--progress',
-      'events',
-      '-o',
-      path.join(dir, 'out-crash'),
-      '-c',
-      'variant=v1',
-      '-c',
-      `stackName=${stack}`,
-    ];
+    const args = deployArgs('out-crash', '-c', 'variant=v1', '-c', `stackName=${stack}`);
     // The grandchild's table create is held in the emulator, so the kill lands while it is in flight.
     await h.emulator.control.setLatency({ service: 'dynamodb', operation: 'CreateTable', ms: 5000 });
     await h.emulator.control.clearRequests();
@@ -408,17 +384,8 @@ describe('nested stacks: parent -> child -> grandchild', () => {
 
     // Every level of the tree has its write-ahead log: the parent's and the child's nested-stack
     // creates and the grandchild's table create are pending there.
-    const s3 = new S3Client({
-      region: 'us-east-1',
-      endpoint: h.emulator.url,
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
-    });
-    const keys =
-      (await s3.send(new ListObjectsV2Command({ Bucket: STATE_BUCKET, Prefix: `cdkd/${stack}` }))).Contents ??
-      [];
-    s3.destroy();
-    const logged = new Set(keys.filter((k) => k.Key!.includes('/wal/')).map((k) => k.Key!.split('/')[1]));
+    const keys = await stateKeys(stack);
+    const logged = new Set(keys.filter((k) => k.includes('/wal/')).map((k) => k.split('/')[1]));
     expect(logged.size).toBe(3);
 
     expectExit(await cdkd(['force-unlock', stack, '--region', 'us-east-1', '--force']));
