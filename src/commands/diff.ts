@@ -16,6 +16,7 @@ import { canProvisionType } from '../engine/provisionable';
 import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import { synthesizeApp } from '../synth/synthesize';
 import { selectWithParameters } from '../cli/deploy-session';
+import { planForOutput } from '../plan/nested-plans';
 import { parseParameterArgs } from '../template/parameters';
 import {
   renderPropertyViolations,
@@ -111,7 +112,7 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
     }
     const payload = {
       stacks: diffs.map(({ plan, security, unprovisionable, violations }) => ({
-        ...plan,
+        ...planForOutput(plan),
         permissionChanges: security.change,
         unprovisionable,
         propertyViolations: violations,

@@ -4,6 +4,7 @@ import { confirm } from '../cli/confirm';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { forceUnlockStack } from '../state/inspect';
 import type { ForceUnlockCandidate, ForceUnlockResult } from '../state/inspect';
+import { lockingStackName } from '../state/keys';
 import { formatLock } from '../state/render';
 import { openStateStore } from '../state/state-store';
 
@@ -33,10 +34,15 @@ For a lock left by a process that died (a killed CI job, say). A lock that has n
     const logger = this.logger(config.verbose);
     const store = await openStateStore({ config, logger });
     const terminal = this.terminal(config, flags);
+    const locking = lockingStackName(args.stack);
+    if (locking !== args.stack)
+      logger.info(
+        `${args.stack} is a nested stack: it has no lock of its own and works under the lock of ${locking}, which is the one removed.`,
+      );
     const confirmLive = async (lock: ForceUnlockCandidate): Promise<boolean> =>
       flags.force ||
       confirm(
-        `The lock of ${args.stack} (${lock.region}) has not expired: ${formatLock(lock.lock)}. Its process may still be running; removing the lock makes it stop at its next renewal. Remove it?`,
+        `The lock of ${locking} (${lock.region}) has not expired: ${formatLock(lock.lock)}. Its process may still be running; removing the lock makes it stop at its next renewal. Remove it?`,
         { terminal, approveFlag: '--force', logger },
       );
     const result = await forceUnlockStack(store, args.stack, flags.region, config.region, confirmLive);
@@ -45,10 +51,10 @@ For a lock left by a process that died (a killed CI job, say). A lock that has n
       return { cancelled: true };
     }
     if (!result.removed) {
-      this.log(`${args.stack} (${result.region}) is not locked.`);
+      this.log(`${result.stackName} (${result.region}) is not locked.`);
     } else {
       if (!result.removed.expired) logger.warn(`The removed lock was live: ${formatLock(result.removed)}.`);
-      this.log(`Unlocked ${args.stack} (${result.region}).`);
+      this.log(`Unlocked ${result.stackName} (${result.region}).`);
     }
     return result;
   }

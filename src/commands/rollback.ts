@@ -64,6 +64,11 @@ A deploy that fails with --no-rollback, is interrupted (Ctrl-C) or is killed lea
             },
           ]
         : await stacksWithJournals(store, flags.region);
+      // A nested stack is rolled back with its top-level stack, which takes its journal first.
+      const topLevel = targets.filter(
+        (t) => !targets.some((o) => o.region === t.region && t.stackName.startsWith(`${o.stackName}~`)),
+      );
+      targets.splice(0, targets.length, ...topLevel);
       if (targets.length === 0) session.logger.info('No stack has a rollback journal: nothing to roll back.');
       const results: RollbackStackResult[] = [];
       for (const t of targets) {
@@ -83,6 +88,8 @@ A deploy that fails with --no-rollback, is interrupted (Ctrl-C) or is killed lea
         );
       }
       session.renderer.close();
+      // Each nested stack's result comes before its parent's, in the order they were rolled back.
+      results.splice(0, results.length, ...results.flatMap((r) => [...(r.nestedStacks ?? []), r]));
       for (const r of results) for (const line of renderRollbackSummary(r)) session.logger.info(line);
       if (results.some((r) => !r.clean)) throw renderRollbackFailure(results);
       const warned = renderRollbackWarnings(results);

@@ -27,6 +27,7 @@ import { CdkdError } from '../util/errors';
 import type { IoHost } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { deployStack } from './deploy-stack';
+import { assemblyTemplateFiles, nestedTemplateSource } from './nested-template';
 import type { DeployStackResult } from './deploy-stack';
 import type { ResourceProvisioner } from './provisioner';
 import { stackGraph } from './stack-graph';
@@ -194,6 +195,14 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployAppRes
           template,
           parameterValues: parameterValuesForStack(options.parameters ?? [], stack.stackName, template),
           replacements: replacements.get(id) ?? [],
+          stackTags: options.tags ?? stack.tags,
+          nestedTemplates: nestedTemplateSource({
+            factory,
+            region: regionOf(stack),
+            replacements: replacements.get(id) ?? [],
+            localFiles: assemblyTemplateFiles(stack.assetManifests),
+            taggingOf: (type) => options.schemas.tryGet(type)?.tagging,
+          }),
         },
         {
           store,

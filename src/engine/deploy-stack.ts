@@ -52,6 +52,10 @@ import type { RecordBase } from './resource-operations';
 import { stackResolverEnv } from './resolver-env';
 import { revertSegment } from './revert-operations';
 import type { StackResolverEnv } from './resolver-env';
+import { planNestedStacks } from './nested-plan';
+import type { NestedPlanContext } from './nested-plan';
+import { nestedTemplateSource } from './nested-template';
+import type { NestedTemplateSource } from './nested-template';
 import { settlePendingIntents } from './settle';
 import { StackSession } from './stack-session';
 
@@ -66,6 +70,13 @@ export interface DeployStackInput {
   replacements?: readonly NameReplacement[];
   /** A nested-stack child: its link to the parent stack. */
   parent?: ParentLink;
+  /** The stack tags on the template's resources; its nested stacks' children get them too. */
+  stackTags?: Readonly<Record<string, string>>;
+  /**
+   * Where the plan reads nested stacks' templates (the cloud assembly, then S3);
+   * default S3. A child's deploy plans no grandchildren: its top-level stack did.
+   */
+  nestedTemplates?: NestedTemplateSource;
 }
 
 export interface DeployStackOptions {
@@ -190,7 +201,7 @@ export async function deployStack(
     parent: input.parent,
   });
   session.progressMode = () => run.progressMode();
-  const detach = lendToNestedStacks(session, options, input.replacements ?? []);
+  const detach = lendToNestedStacks(session, options, input);
   let failure: unknown;
   let end: Parameters<StackSession['close']>[0] = { state: run.progressMode() };
   const journal = new DeployJournal(options.store.journals, session, run.logger, !session.initial);
@@ -237,14 +248,16 @@ export async function deployStack(
 function lendToNestedStacks(
   session: StackSession,
   options: DeployStackOptions,
-  replacements: readonly NameReplacement[],
+  input: DeployStackInput,
 ): () => void {
   return options.provisioner.nestedStacks.attach(session.stackName, session.region, {
     store: options.store,
     ioHost: options.ioHost,
     lock: session.lock,
     liveRecord: (id) => session.builder.get(id),
-    replacements,
+    replacements: input.replacements ?? [],
+    stackTags: input.stackTags ?? {},
+    rollback: options.rollback,
     concurrency: options.concurrency,
     signal: options.signal,
     cancelSignal: options.cancelSignal,
@@ -347,6 +360,7 @@ class DeployRun {
       canSnapshot: (record) => provisioner.canSnapshot(record),
     });
     assertLeavesResources(preview);
+    if (!this.input.parent) await planNestedStacks(preview, this.nestedPlanContext());
     provisioner.assertProvisionable(preview, state?.resources ?? {});
     provisioner.assertPropertiesValid(preview);
     const before = view.record;
@@ -377,6 +391,30 @@ class DeployRun {
       total: planTotal(preview),
     });
     return preview;
+  }
+
+  private nestedPlanContext(): NestedPlanContext {
+    const { store, factory, provisioner } = this.options;
+    const { region } = this.input;
+    return {
+      region,
+      store,
+      factory,
+      schemas: this.lookup,
+      templates:
+        this.input.nestedTemplates ??
+        nestedTemplateSource({
+          factory,
+          region,
+          replacements: this.input.replacements ?? [],
+          taggingOf: (type) => this.options.schemas.tryGet(type)?.tagging,
+        }),
+      stackTags: this.input.stackTags ?? {},
+      logger: this.logger,
+      force: this.options.force,
+      resolveSecrets: this.withSecrets,
+      canSnapshot: (record) => provisioner.canSnapshot(record),
+    };
   }
 
   operations(session: StackSession): ResourceOperations {

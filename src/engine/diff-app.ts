@@ -21,6 +21,9 @@ import type { ParameterAssignment } from '../template/parameters';
 import { StateCrossStackResolver } from './cross-stack';
 import { assetModes, assertStackAccounts, deployableTemplate, stackRegion } from './deploy-app';
 import type { IoHost } from '../util/io-host';
+import { createLogger } from '../util/io-host';
+import { planNestedStacks } from './nested-plan';
+import { assemblyTemplateFiles, nestedTemplateSource } from './nested-template';
 import { unprovisionableResources } from './provisionable';
 import type { Unprovisionable } from './provisionable';
 import { stackResolverEnv } from './resolver-env';
@@ -59,10 +62,9 @@ export async function diffApp(options: DiffAppOptions): Promise<StackDiff[]> {
   const diffs: StackDiff[] = [];
   for (const stack of stacks) {
     const region = stackRegion(stack, factory);
-    const raw =
-      stack.assetManifests.length > 0
-        ? prepareStackAssets(stack, modes.get(region)!).template
-        : stack.template;
+    const prepared =
+      stack.assetManifests.length > 0 ? prepareStackAssets(stack, modes.get(region)!) : undefined;
+    const raw = prepared?.template ?? stack.template;
     const template = deployableTemplate(stack, raw, options.tags, schemas, options.ioHost);
     // The state an interrupted run left counts: state.json with its write-ahead log replayed.
     const view = await readStackStateView(store.backend, store.wal, stack.stackName, region);
@@ -78,6 +80,23 @@ export async function diffApp(options: DiffAppOptions): Promise<StackDiff[]> {
         parameterValues: parameterValuesForStack(options.parameters ?? [], stack.stackName, template),
         crossStack: new StateCrossStackResolver(store, factory),
       }),
+      ...(options.canSnapshot ? { canSnapshot: options.canSnapshot } : {}),
+    });
+    const lookup = { has: (t: string) => schemas.has(t), get: (t: string) => schemas.get(t) };
+    await planNestedStacks(plan, {
+      region,
+      store,
+      factory,
+      schemas: lookup,
+      templates: nestedTemplateSource({
+        factory,
+        region,
+        replacements: prepared?.replacements ?? [],
+        localFiles: assemblyTemplateFiles(stack.assetManifests),
+        taggingOf: (type) => schemas.tryGet(type)?.tagging,
+      }),
+      stackTags: options.tags ?? stack.tags,
+      logger: createLogger(options.ioHost),
       ...(options.canSnapshot ? { canSnapshot: options.canSnapshot } : {}),
     });
     diffs.push({

@@ -16,10 +16,8 @@
  * The parent's deploy or destroy lends each child what it needs by attaching a
  * {@link NestedStackHost} for its stack and region while its session is open.
  */
-import { S3Client } from '@aws-sdk/client-s3';
 import type { AwsClientFactory } from '../config/aws-clients';
 import { partitionOfRegion } from '../config/aws-clients';
-import { rewriteStorageNames } from '../assets/template-rewrite';
 import type { NameReplacement } from '../assets/template-rewrite';
 import type {
   CreateContext,
@@ -32,19 +30,17 @@ import type {
 import type { SchemaStore } from '../provisioning/schema-store';
 import { nestedStackName, NESTED_STACK_SEPARATOR } from '../state/keys';
 import type { StackLock } from '../state/lock-manager';
-import { getObjectText } from '../state/state-backend';
 import type { StateStore } from '../state/state-store';
 import type { ResourceState } from '../state/types';
-import { parseS3Url } from '../template/template-url';
-import { parseTemplate } from '../template/types';
-import type { CfnTemplate } from '../template/types';
 import { CdkdError, formatError, ProvisioningError } from '../util/errors';
 import type { IoHost } from '../util/io-host';
+import { createLogger } from '../util/io-host';
 import { createHash } from 'node:crypto';
 import { deployStack } from './deploy-stack';
 import type { DeployStackResult } from './deploy-stack';
 import { destroyStack } from './destroy-stack';
 import { isInDoubt } from './operation-outcome';
+import { childStackTags, nestedTemplateSource, parameterValues } from './nested-template';
 import { NESTED_STACK_TYPE } from './provisionable';
 import type { ResourceProvisioner } from './provisioner';
 
@@ -58,7 +54,11 @@ export interface NestedStackHost {
   liveRecord: (logicalId: string) => ResourceState | undefined;
   /** The parent's storage-name rewrite, applied to every template below it (their assets share its manifest). */
   replacements: readonly NameReplacement[];
+  /** The parent's stack tags: they propagate to its children's resources, as in CloudFormation. */
+  stackTags?: Readonly<Record<string, string>>;
   concurrency?: number;
+  /** False (`--no-rollback`): a child that fails keeps its partial state and journal, as the parent does. */
+  rollback?: boolean;
   signal?: AbortSignal;
   cancelSignal?: AbortSignal;
   force?: boolean;
@@ -223,9 +223,23 @@ export class NestedStackProvider implements ResourceProvider {
     creating: boolean,
   ): Promise<Record<string, unknown>> {
     const childName = nestedStackName(parentName, logicalId);
+    const logger = createLogger(host.ioHost);
+    if (Array.isArray(properties.NotificationARNs) && properties.NotificationARNs.length > 0)
+      logger.warn(
+        `${childName}: NotificationARNs is ignored: cdkd deploys without CloudFormation, which is what sends stack events to those topics.`,
+      );
+    const timeout = timeoutOf(childName, properties.TimeoutInMinutes);
+    const tags = childStackTags(host.stackTags ?? {}, properties.Tags);
     let result: DeployStackResult;
+    const timer = timeout ? new ChildTimeout(timeout, host.signal) : undefined;
     try {
-      const template = await this.childTemplate(childName, region, properties.TemplateURL, host.replacements);
+      const read = nestedTemplateSource({
+        factory: this.options.factory,
+        region,
+        replacements: host.replacements,
+        taggingOf: (type) => this.options.schemas.tryGet(type)?.tagging,
+      });
+      const template = await read(properties.TemplateURL, childName, tags);
       result = await deployStack(
         {
           stackName: childName,
@@ -233,6 +247,7 @@ export class NestedStackProvider implements ResourceProvider {
           template,
           parameterValues: parameterValues(properties.Parameters),
           replacements: host.replacements,
+          stackTags: tags,
           parent: { parentStack: parentName, parentLogicalId: logicalId, parentRegion: region },
         },
         {
@@ -242,9 +257,10 @@ export class NestedStackProvider implements ResourceProvider {
           factory: this.options.factory,
           ioHost: host.ioHost,
           concurrency: host.concurrency,
-          signal: host.signal,
+          signal: timer?.signal ?? host.signal,
           cancelSignal: host.cancelSignal,
           force: host.force,
+          rollback: host.rollback,
           erroredStateDir: host.erroredStateDir,
           borrowedLock: host.lock,
         },
@@ -252,6 +268,20 @@ export class NestedStackProvider implements ResourceProvider {
     } catch (err) {
       const made = creating && !isInDoubt(err) && (await this.childExists(host, childName, region));
       throw childFailure(`deploy nested stack ${childName}`, err, made ? physicalId : undefined);
+    } finally {
+      timer?.clear();
+    }
+    // Stopped by its TimeoutInMinutes (not by the user): nothing is in flight, so the failure is definitive.
+    if (!result.ok && timer?.expired && !host.signal?.aborted) {
+      throw new ProvisioningError(
+        `Nested stack ${childName} did not finish within its TimeoutInMinutes (${timeout}).`,
+        {
+          code: 'NESTED_STACK_TIMEOUT',
+          ...(creating ? { createdPhysicalId: physicalId } : {}),
+          remedy:
+            "Raise the nested stack's timeout (NestedStack `timeout`), or find what is slow, and re-run.",
+        },
+      );
     }
     if (result.ok) return result.outputs;
     const first = result.failed[0];
@@ -275,65 +305,6 @@ export class NestedStackProvider implements ResourceProvider {
       return true;
     }
   }
-
-  /** The child's template from S3, with the parent's storage names rewritten. */
-  private async childTemplate(
-    childName: string,
-    region: string,
-    templateUrl: unknown,
-    replacements: readonly NameReplacement[],
-  ): Promise<CfnTemplate> {
-    const location = typeof templateUrl === 'string' ? parseS3Url(templateUrl) : undefined;
-    if (!location) {
-      throw new CdkdError(
-        `Nested stack ${childName}: TemplateURL ${JSON.stringify(templateUrl)} is not an S3 URL of a template.`,
-        {
-          code: 'INVALID_TEMPLATE',
-          remedy:
-            'Give the AWS::CloudFormation::Stack a TemplateURL naming an S3 object (aws-cdk-lib NestedStack does).',
-        },
-      );
-    }
-    const s3 = this.options.factory.get(S3Client, { region: location.region ?? region });
-    const object = await getObjectText(s3, location.bucket, location.key);
-    if (!object) {
-      throw new CdkdError(
-        `Nested stack ${childName}: its template s3://${location.bucket}/${location.key} does not exist.`,
-        {
-          code: 'INVALID_TEMPLATE',
-          remedy: 'Deploy from the app again so its nested-stack templates are published.',
-        },
-      );
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(object.body);
-    } catch (err) {
-      throw new CdkdError(
-        `Nested stack ${childName}: its template s3://${location.bucket}/${location.key} is not JSON (${formatError(err)}).`,
-        {
-          code: 'INVALID_TEMPLATE',
-          remedy: 'cdkd reads JSON nested-stack templates, as aws-cdk-lib writes them.',
-        },
-      );
-    }
-    return parseTemplate(
-      rewriteStorageNames(raw as Record<string, unknown>, replacements),
-      `template of nested stack ${childName}`,
-    );
-  }
-}
-
-/** The nested stack's `Parameters`, as the strings CloudFormation passes. */
-function parameterValues(parameters: unknown): Record<string, string> {
-  const values: Record<string, string> = {};
-  if (parameters && typeof parameters === 'object' && !Array.isArray(parameters)) {
-    for (const [name, value] of Object.entries(parameters)) {
-      if (value === undefined || value === null) continue;
-      values[name] = Array.isArray(value) ? value.join(',') : String(value);
-    }
-  }
-  return values;
 }
 
 /** A child's failure as the parent's operation reports it; an interrupted child leaves the operation in doubt. */
@@ -345,4 +316,44 @@ function childFailure(what: string, err: unknown, createdPhysicalId?: string): C
     ...(createdPhysicalId ? { createdPhysicalId } : {}),
     remedy: CdkdError.isCdkdError(err) ? (err as CdkdError).remedy : 'Fix the cause and re-run.',
   });
+}
+
+/** `TimeoutInMinutes`: a positive whole number of minutes, or none. */
+function timeoutOf(childName: string, value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const minutes = typeof value === 'string' ? Number(value) : value;
+  if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1) {
+    throw new CdkdError(
+      `Nested stack ${childName}: TimeoutInMinutes ${JSON.stringify(value)} is not a whole number of minutes of at least 1.`,
+      {
+        code: 'INVALID_TEMPLATE',
+        remedy: 'Give the nested stack a timeout of at least one minute, or none.',
+      },
+    );
+  }
+  return minutes;
+}
+
+/**
+ * A child's `TimeoutInMinutes`: once it passes, the child starts no new
+ * operation (as a first Ctrl-C would), lets those in flight finish, and fails.
+ */
+class ChildTimeout {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  expired = false;
+  readonly signal: AbortSignal;
+
+  constructor(minutes: number, parent: AbortSignal | undefined) {
+    this.signal = parent ? AbortSignal.any([parent, this.controller.signal]) : this.controller.signal;
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      this.controller.abort(new Error(`TimeoutInMinutes (${minutes}) passed`));
+    }, minutes * 60_000);
+    this.timer.unref();
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
 }

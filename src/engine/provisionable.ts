@@ -5,6 +5,7 @@
  * preflight ({@link ResourceProvisioner.assertProvisionable}) and by diff to
  * flag them.
  */
+import { nestedResourceName, planLevels } from '../plan/nested-plans';
 import type { StackPlan } from '../plan/types';
 import { CLOUD_CONTROL_CANNOT_PROVISION } from '../provisioning/cloud-control-types';
 
@@ -28,17 +29,28 @@ export interface Unprovisionable {
   remedy: string;
 }
 
-/** The resources of `plan` that would be created or updated and that cdkd cannot provision. */
+/**
+ * The resources of `plan` (and of its nested stacks' children, named
+ * `Parent > Child > Resource`) that would be created or updated and that cdkd
+ * cannot provision.
+ */
 export function unprovisionableResources(
   plan: StackPlan,
   canProvision: (resourceType: string) => boolean,
 ): Unprovisionable[] {
-  return plan.resources
-    .filter((r) => r.action !== 'NO_CHANGE' && r.action !== 'DELETE' && !canProvision(r.resourceType))
-    .map((r) => {
-      const [reason, remedy] = unprovisionableReason(r.resourceType);
-      return { logicalId: r.logicalId, resourceType: r.resourceType, reason, remedy };
-    });
+  return [...planLevels(plan, undefined)].flatMap((level) =>
+    level.plan.resources
+      .filter((r) => r.action !== 'NO_CHANGE' && r.action !== 'DELETE' && !canProvision(r.resourceType))
+      .map((r) => {
+        const [reason, remedy] = unprovisionableReason(r.resourceType);
+        return {
+          logicalId: nestedResourceName(plan.stackName, level, r.logicalId),
+          resourceType: r.resourceType,
+          reason,
+          remedy,
+        };
+      }),
+  );
 }
 
 /** Why a type nothing can provision is refused, and the remedy. */

@@ -43,6 +43,7 @@ import type { ProvisioningRoutes } from './route-tally';
 import type { ProviderRegistry, RecordedProvenance, RouteDecision } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
 import type { StackPlan } from '../plan/types';
+import { nestedResourceName, planLevels } from '../plan/nested-plans';
 import { describeViolation, propertyViolations } from '../plan/property-validation';
 import type { DeposedResource, PolicyAttribute, ProvisionedBy, ResourceState } from '../state/types';
 import { decideRemoval, deposedRemovalCause, removalSubject } from '../plan/removal-policy';
@@ -271,56 +272,61 @@ export class ResourceProvisioner {
       problems.push(`${logicalId} (${type}): ${why}`);
       remedies.add(remedy);
     };
-    for (const r of plan.resources) {
-      const record = Object.prototype.hasOwnProperty.call(recorded, r.logicalId)
-        ? recorded[r.logicalId]
-        : undefined;
-      if (r.action === 'NO_CHANGE' || r.policyOnly) continue;
-      if (r.resourceType === NESTED_STACK_TYPE && (!record || record.resourceType === NESTED_STACK_TYPE))
-        continue;
-      if (r.action === 'DELETE' || r.action === 'REPLACE') {
-        // The record leaving (removed, or the original of the replacement), by the removal rule.
-        const removal = record
-          ? decideRemoval(
-              r.action === 'DELETE'
-                ? removalSubject(r.logicalId, record)
-                : {
-                    logicalId: r.logicalId,
-                    resourceType: record.resourceType,
-                    ...(r.desired?.updateReplacePolicy
-                      ? { updateReplacePolicy: r.desired.updateReplacePolicy }
-                      : {}),
-                  },
-              r.action === 'DELETE' ? 'removed' : 'replaced',
-              { canSnapshot: this.canSnapshot(record) },
-            )
+    for (const level of planLevels(plan, undefined)) {
+      const records = level.nestedPath.length === 0 ? recorded : (level.state?.resources ?? {});
+      const name = (logicalId: string) => nestedResourceName(plan.stackName, level, logicalId);
+      for (const r of level.plan.resources) {
+        const record = Object.prototype.hasOwnProperty.call(records, r.logicalId)
+          ? records[r.logicalId]
           : undefined;
-        if (removal?.action === 'refuse') {
-          problems.push(removal.reason);
-          remedies.add(removal.remedy!);
-        }
-        const old =
-          record &&
-          (removal?.action === 'delete' || removal?.action === 'snapshot') &&
-          record.resourceType !== NESTED_STACK_TYPE
-            ? registry.providerForDelete(record.resourceType, record)
+        if (r.action === 'NO_CHANGE' || r.policyOnly) continue;
+        if (r.resourceType === NESTED_STACK_TYPE && (!record || record.resourceType === NESTED_STACK_TYPE))
+          continue;
+        if (r.action === 'DELETE' || r.action === 'REPLACE') {
+          // The record leaving (removed, or the original of the replacement), by the removal rule.
+          const removal = record
+            ? decideRemoval(
+                r.action === 'DELETE'
+                  ? removalSubject(r.logicalId, record)
+                  : {
+                      logicalId: r.logicalId,
+                      resourceType: record.resourceType,
+                      ...(r.desired?.updateReplacePolicy
+                        ? { updateReplacePolicy: r.desired.updateReplacePolicy }
+                        : {}),
+                    },
+                r.action === 'DELETE' ? 'removed' : 'replaced',
+                { canSnapshot: this.canSnapshot(record) },
+              )
             : undefined;
-        if (old?.route === 'refused')
-          refuse(r.logicalId, record!.resourceType, `cannot be deleted: ${old.reason}`, old.remedy);
-        if (r.action === 'DELETE') continue;
+          if (removal?.action === 'refuse') {
+            problems.push(removal.reason);
+            remedies.add(removal.remedy!);
+          }
+          const old =
+            record &&
+            (removal?.action === 'delete' || removal?.action === 'snapshot') &&
+            record.resourceType !== NESTED_STACK_TYPE
+              ? registry.providerForDelete(record.resourceType, record)
+              : undefined;
+          if (old?.route === 'refused')
+            refuse(name(r.logicalId), record!.resourceType, `cannot be deleted: ${old.reason}`, old.remedy);
+          if (r.action === 'DELETE') continue;
+        }
+        if (!this.canProvision(r.resourceType)) {
+          const [why, remedy] = unprovisionableReason(r.resourceType);
+          refuse(name(r.logicalId), r.resourceType, why, remedy);
+          continue;
+        }
+        const properties = r.desired?.properties ?? {};
+        const decision = registry.providerFor(
+          r.resourceType,
+          properties,
+          r.action === 'UPDATE' ? record : undefined,
+        );
+        if (decision.route === 'refused')
+          refuse(name(r.logicalId), r.resourceType, decision.reason, decision.remedy);
       }
-      if (!this.canProvision(r.resourceType)) {
-        const [why, remedy] = unprovisionableReason(r.resourceType);
-        refuse(r.logicalId, r.resourceType, why, remedy);
-        continue;
-      }
-      const properties = r.desired?.properties ?? {};
-      const decision = registry.providerFor(
-        r.resourceType,
-        properties,
-        r.action === 'UPDATE' ? record : undefined,
-      );
-      if (decision.route === 'refused') refuse(r.logicalId, r.resourceType, decision.reason, decision.remedy);
     }
     if (problems.length === 0) return;
     throw new CdkdError(
@@ -338,7 +344,12 @@ export class ResourceProvisioner {
    * `src/plan/property-validation.ts`), naming every violation.
    */
   assertPropertiesValid(plan: StackPlan): void {
-    const violations = propertyViolations(plan, this.options.schemas);
+    const violations = [...planLevels(plan, undefined)].flatMap((level) =>
+      propertyViolations(level.plan, this.options.schemas).map((v) => ({
+        ...v,
+        logicalId: nestedResourceName(plan.stackName, level, v.logicalId),
+      })),
+    );
     if (violations.length === 0) return;
     const packs = new Set<string>();
     for (const v of violations) {

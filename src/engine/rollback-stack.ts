@@ -13,6 +13,8 @@
  *            otherwise the journal keeps the segments not yet reverted
  */
 import type { AwsClientFactory } from '../config/aws-clients';
+import { NESTED_STACK_SEPARATOR } from '../state/keys';
+import type { StackLock } from '../state/lock-manager';
 import type { RollbackJournal, RollbackJournalSegment } from '../state/rollback-journal';
 import { StackStateBuilder } from '../state/state-builder';
 import type { StateStore } from '../state/state-store';
@@ -46,6 +48,10 @@ export interface RollbackStackOptions {
   cancelSignal?: AbortSignal;
   erroredStateDir?: string;
   factory?: AwsClientFactory;
+  /** A nested stack rolled back with its top-level stack: the parent's lock, which it works under. */
+  borrowedLock?: StackLock;
+  /** Also roll back the journals of the stack's nested stacks, deepest first, before its own. Default true. */
+  nested?: boolean;
 }
 
 export interface RollbackStackResult {
@@ -62,6 +68,8 @@ export interface RollbackStackResult {
   failed: RevertResult['failed'];
   warnings: string[];
   elapsedMs: number;
+  /** The nested stacks below it that had journals, rolled back first (deepest first). */
+  nestedStacks?: RollbackStackResult[];
 }
 
 export async function rollbackStack(options: RollbackStackOptions): Promise<RollbackStackResult> {
@@ -89,10 +97,38 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
     signal: options.signal,
     cancelSignal: options.cancelSignal,
     erroredStateDir: options.erroredStateDir,
+    borrowedLock: options.borrowedLock,
+  });
+  // Reverting a nested stack's operation deploys or destroys its child, under this session's lock.
+  const detach = provisioner.nestedStacks.attach(stackName, region, {
+    store,
+    ioHost,
+    lock: session.lock,
+    liveRecord: (id) => session.builder.get(id),
+    replacements: [],
+    concurrency: options.concurrency,
+    signal: options.signal,
+    cancelSignal: options.cancelSignal,
+    erroredStateDir: options.erroredStateDir,
+    rollback: false,
   });
   let end: Parameters<StackSession['close']>[0] = { state: { kind: 'progress' } };
   let failure: unknown;
   try {
+    if (options.nested !== false) {
+      result.nestedStacks = await rollBackNestedStacks(options, session);
+      const unfinished = result.nestedStacks.filter((r) => !r.clean);
+      if (unfinished.length > 0) {
+        // The parent's own operations wait: its children's journals still hold theirs.
+        result.failed.push(
+          ...unfinished.map((r) => ({
+            logicalId: r.stackName,
+            error: new Error(`the rollback of nested stack ${r.stackName} is incomplete`),
+          })),
+        );
+        return result;
+      }
+    }
     const journal = await store.journals.read(stackName, region);
     if (!journal || journal.segments.length === 0) {
       logger.info(`${stackName} (${region}): no rollback journal, nothing to roll back.`);
@@ -165,6 +201,7 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
   } catch (err) {
     failure = err;
   } finally {
+    detach();
     const closed = await session.close(end);
     if (!closed.saved) {
       result.clean = false;
@@ -225,6 +262,43 @@ export function orphanFrom(
   return [...dropped].map(
     ([id, what]) => `${id}: left as it is (--orphan); dropped from the journal: ${what.join(', ')}`,
   );
+}
+
+/**
+ * The journals of the stack's nested stacks (`Stack~Child`, `Stack~Child~Grandchild`...), rolled
+ * back deepest first under the stack's lock: a child's operations are reverted before the
+ * parent's operation that deployed it (CloudFormation's order).
+ */
+async function rollBackNestedStacks(
+  options: RollbackStackOptions,
+  session: StackSession,
+): Promise<RollbackStackResult[]> {
+  const { store, stackName, region } = options;
+  const prefix = `${stackName}${NESTED_STACK_SEPARATOR}`;
+  const children = (await store.backend.listStacks())
+    .filter((r) => r.region === region && r.stackName.startsWith(prefix))
+    .map((r) => r.stackName);
+  const withJournals: string[] = [];
+  for (const child of new Set(children)) {
+    if (await store.journals.read(child, region).then(Boolean, () => true)) withJournals.push(child);
+  }
+  const depth = (name: string) => name.split(NESTED_STACK_SEPARATOR).length;
+  withJournals.sort((a, b) => depth(b) - depth(a) || a.localeCompare(b));
+  const results: RollbackStackResult[] = [];
+  for (const child of withJournals) {
+    if (options.signal?.aborted) break;
+    const r = await rollbackStack({
+      ...options,
+      stackName: child,
+      borrowedLock: session.lock,
+      nested: false,
+      // --orphan names the stack's own resources; a child's are orphaned by naming the child's stack.
+      orphan: undefined,
+    });
+    results.push(r);
+    if (!r.clean) break;
+  }
+  return results;
 }
 
 /** A clean rollback removes the journal; otherwise it keeps the segments not yet reverted. */

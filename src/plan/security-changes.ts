@@ -20,6 +20,7 @@ import { SchemaStore } from '../provisioning/schema-store';
 import type { StackState } from '../state/types';
 import { isUnknown } from '../template/unknown';
 import type { Unknown } from '../template/unknown';
+import { nestedResourceName, planLevels } from './nested-plans';
 import type { StackPlan } from './types';
 
 /** `broadening`: a permission or network access is added or widened. */
@@ -42,22 +43,24 @@ export function securityChangesOf(
 ): SecurityChanges {
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
-  for (const r of plan.resources) {
-    if (r.action === 'NO_CHANGE') continue;
-    const examined = scrutiny(r.resourceType);
-    if (!examined) continue;
-    const old = state?.resources[r.logicalId];
-    const oldProperties = old?.properties ?? {};
-    const newProperties = r.action === 'DELETE' || !r.desired ? undefined : r.desired.properties;
-    if (examined !== '*') {
-      const touches = (props: Record<string, unknown> | undefined) =>
-        props !== undefined && examined.some((name) => props[name] !== undefined);
-      if (!touches(old ? oldProperties : undefined) && !touches(newProperties)) continue;
+  // A nested stack's children count as the parent's: their resources are named `Parent > Child > Resource`.
+  for (const level of planLevels(plan, state))
+    for (const r of level.plan.resources) {
+      if (r.action === 'NO_CHANGE') continue;
+      const examined = scrutiny(r.resourceType);
+      if (!examined) continue;
+      const id = nestedResourceName(plan.stackName, level, r.logicalId);
+      const old = level.state?.resources[r.logicalId];
+      const oldProperties = old?.properties ?? {};
+      const newProperties = r.action === 'DELETE' || !r.desired ? undefined : r.desired.properties;
+      if (examined !== '*') {
+        const touches = (props: Record<string, unknown> | undefined) =>
+          props !== undefined && examined.some((name) => props[name] !== undefined);
+        if (!touches(old ? oldProperties : undefined) && !touches(newProperties)) continue;
+      }
+      if (old) before[id] = { Type: old.resourceType, Properties: oldProperties };
+      if (newProperties) after[id] = { Type: r.resourceType, Properties: asTemplateValue(newProperties) };
     }
-    if (old) before[r.logicalId] = { Type: old.resourceType, Properties: oldProperties };
-    if (newProperties)
-      after[r.logicalId] = { Type: r.resourceType, Properties: asTemplateValue(newProperties) };
-  }
   if (Object.keys(before).length === 0 && Object.keys(after).length === 0) return { change: 'none' };
   const { fullDiff } = require('@aws-cdk/cloudformation-diff') as typeof CloudFormationDiff;
   const diff = fullDiff({ Resources: before }, { Resources: after });

@@ -2,7 +2,7 @@
  * The plan of a stack deploy: what happens to each resource and output. Pure
  * data, printed by `cdkd diff` and followed by the deploy engine.
  */
-import type { PolicyAttribute } from '../state/types';
+import type { PolicyAttribute, StackState } from '../state/types';
 import type { RemovalDecision } from './removal-policy';
 
 export type ResourceAction = 'CREATE' | 'UPDATE' | 'REPLACE' | 'DELETE' | 'NO_CHANGE';
@@ -61,6 +61,20 @@ export interface ResourcePlan extends ResourceChange {
    * resource leaving the stack (`src/plan/removal-policy.ts`); absent for a plain delete.
    */
   removal?: Exclude<RemovalDecision['action'], 'delete'>;
+  /**
+   * A nested stack (`AWS::CloudFormation::Stack`) the deploy creates or updates:
+   * its child stack's own plan, made with the parent's before anything changes,
+   * so preflight, `--require-approval` and diff see inside it. Absent when the
+   * child's template is known only after deploy (an unknown TemplateURL).
+   */
+  nested?: NestedStackPlan;
+}
+
+/** The plan of a nested stack's child stack, against the child's own state record. */
+export interface NestedStackPlan {
+  plan: StackPlan;
+  /** The child's state record (write-ahead log replayed); undefined for a child never deployed. */
+  state: StackState | undefined;
 }
 
 export type OutputAction = 'ADD' | 'UPDATE' | 'REMOVE' | 'NO_CHANGE';

@@ -6,7 +6,7 @@
 import { mapWithConcurrency } from '../util/concurrency';
 import { CdkdError, LockError, ValidationError } from '../util/errors';
 import { listBootstrappedRegions } from './bootstrap-marker';
-import { nestedStackName } from './keys';
+import { lockingStackName, nestedStackName } from './keys';
 import type { CurrentLock } from './lock-manager';
 import { listKeys } from './state-backend';
 import type { StackRef } from './state-backend';
@@ -298,7 +298,11 @@ export async function orphanStack(
 /** The regions a stack holds a lock in (a lock can exist without a state record: a first deploy that died). */
 export async function lockedRegionsOf(store: StateStore, stackName: string): Promise<string[]> {
   const client = await store.bucket.client();
-  const keys = await listKeys(client, store.bucket.name, store.bucket.keys.stackPrefix(stackName));
+  const keys = await listKeys(
+    client,
+    store.bucket.name,
+    store.bucket.keys.stackPrefix(lockingStackName(stackName)),
+  );
   return keys
     .map((k) => store.bucket.keys.parse(k))
     .flatMap((p) => (p?.kind === 'lock' ? [p.region] : []))
@@ -306,6 +310,7 @@ export async function lockedRegionsOf(store: StateStore, stackName: string): Pro
 }
 
 export interface ForceUnlockResult {
+  /** The stack whose lock it is: the one named, or a nested stack's top-level stack. */
   stackName: string;
   region: string;
   /** The lock removed; null when there was none. */
@@ -334,6 +339,8 @@ export async function forceUnlockStack(
   preferred?: string,
   confirmLive: (candidate: ForceUnlockCandidate) => Promise<boolean> = async () => true,
 ): Promise<ForceUnlockResult | 'cancelled'> {
+  // A nested stack has no lock of its own: it works under its top-level stack's.
+  stackName = lockingStackName(stackName);
   let region = explicit;
   if (!region) {
     const locked = await lockedRegionsOf(store, stackName);

@@ -60,8 +60,9 @@ export class StateKeys {
     return this.join(checkStackName(stackName), checkRegion(region), STATE_FILE);
   }
 
+  /** A nested-stack child has no lock of its own: this is its top-level stack's ({@link lockingStackName}). */
   lockKey(stackName: string, region: string): string {
-    return this.join(checkStackName(stackName), checkRegion(region), LOCK_FILE);
+    return this.join(checkStackName(lockingStackName(stackName)), checkRegion(region), LOCK_FILE);
   }
 
   journalKey(stackName: string, region: string): string {
@@ -131,6 +132,16 @@ export function customResourceResponseKey(requestId: string): string {
 /** The state record name of a nested-stack child. */
 export function nestedStackName(parentStack: string, childLogicalId: string): string {
   return `${parentStack}${NESTED_STACK_SEPARATOR}${childLogicalId}`;
+}
+
+/**
+ * The stack whose lock covers `stackName`: itself, or for a nested-stack child
+ * (`Parent~Child~Grandchild`) its top-level stack, whose deploy or destroy
+ * changes the whole tree under that one lock.
+ */
+export function lockingStackName(stackName: string): string {
+  const at = stackName.indexOf(NESTED_STACK_SEPARATOR);
+  return at < 0 ? stackName : stackName.slice(0, at);
 }
 
 /** `s3://bucket/key`, for messages. */

@@ -36,6 +36,7 @@ import { LockError } from '../util/errors';
 import type { Logger } from '../util/io-host';
 import { sleep as defaultSleep } from '../util/retry';
 import { purgeAndReport } from './purge';
+import { lockingStackName } from './keys';
 import {
   describeAwsError,
   httpStatus,
@@ -368,6 +369,8 @@ export class LockManager {
   }
 
   private describeHolder(stackName: string, region: string, held: CurrentLock | undefined): string {
+    const root = lockingStackName(stackName);
+    if (root !== stackName) stackName = `${root} (whose lock nested stack ${stackName} works under)`;
     if (!held) return `Stack ${stackName} (${region}) is locked`;
     const { owner, operation, timestamp, expiresAt } = held.info;
     const now = this.now();
@@ -387,7 +390,7 @@ export class LockManager {
     return new LockError(`${this.describeHolder(stackName, region, held)}.`, {
       remedy:
         `Wait for that operation to finish and re-run. If that process is gone, cdkd takes the lock over once it expires; ` +
-        `to remove it now, run: cdkd force-unlock ${stackName} --region ${region}`,
+        `to remove it now, run: cdkd force-unlock ${lockingStackName(stackName)} --region ${region}`,
     });
   }
 

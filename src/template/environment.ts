@@ -138,6 +138,12 @@ export interface ResolverEnvironment {
   stackId?: string;
   /** Parameter values given for this stack (`--parameters`), by name. */
   parameterValues?: Record<string, string>;
+  /**
+   * Parameters whose value is known only after deploy (a nested stack's child
+   * planned with its parent, given a value from a resource not made yet): in
+   * plan mode their `Ref` is an `Unknown`; they are not validated.
+   */
+  unknownParameters?: readonly string[];
   ssmParameter?: SsmParameterReader;
   secretValue?: SecretReader;
   /** `Fn::GetAZs` (EC2 DescribeAvailabilityZones). */

@@ -8,6 +8,7 @@ import { TemplateResolutionError, ValidationError } from '../util/errors';
 import { registerSecret } from './redaction';
 import type { SsmParameterReader } from './environment';
 import type { CfnParameter, CfnTemplate } from './types';
+import { Unknown } from './unknown';
 
 /** One `--parameters` value: `Stack:Name=value`, or `Name=value` for every selected stack. */
 export interface ParameterAssignment {
@@ -154,15 +155,18 @@ export class ParameterSet {
   private readonly declared: Record<string, CfnParameter>;
   private readonly raw = new Map<string, string>();
   private readonly resolved = new Map<string, Promise<ParameterValue>>();
+  /** Known only after deploy (plan mode): `Ref` gives an Unknown. */
+  private readonly unknown = new Set<string>();
 
   constructor(
     template: Pick<CfnTemplate, 'Parameters'>,
     values: Record<string, string> = {},
     private readonly ssmParameter?: SsmParameterReader,
     private readonly stackName = 'Stack',
+    unknown: readonly string[] = [],
   ) {
     this.declared = template.Parameters;
-    for (const name of Object.keys(values)) {
+    for (const name of [...Object.keys(values), ...unknown]) {
       if (!Object.prototype.hasOwnProperty.call(this.declared, name)) {
         throw new ValidationError(
           `Parameter ${name} given for ${this.stackName} is not declared by its template.`,
@@ -172,7 +176,9 @@ export class ParameterSet {
         );
       }
     }
+    for (const name of unknown) this.unknown.add(name);
     for (const [name, decl] of Object.entries(this.declared)) {
+      if (this.unknown.has(name)) continue;
       const info = parameterTypeInfo(decl.Type);
       if (!info)
         throw this.error(
@@ -217,7 +223,8 @@ export class ParameterSet {
   }
 
   /** The value `Ref` returns for `name`; SSM-typed parameters are read from SSM once, on first use. */
-  value(name: string): Promise<ParameterValue> {
+  value(name: string): Promise<ParameterValue | Unknown> {
+    if (this.unknown.has(name)) return Promise.resolve(new Unknown(`${name}.Ref`));
     let pending = this.resolved.get(name);
     if (!pending) {
       pending = this.resolve(name);

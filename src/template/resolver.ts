@@ -98,7 +98,13 @@ export class TemplateResolver {
     private readonly options: ResolverOptions = {},
   ) {
     this.mode = options.mode ?? 'strict';
-    this.parameters = new ParameterSet(template, env.parameterValues ?? {}, env.ssmParameter, env.stackName);
+    this.parameters = new ParameterSet(
+      template,
+      env.parameterValues ?? {},
+      env.ssmParameter,
+      env.stackName,
+      env.unknownParameters,
+    );
   }
 
   /** The value of a named condition; each condition is evaluated once per resolver. */

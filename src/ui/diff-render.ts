@@ -114,6 +114,17 @@ function renderResource(r: ResourcePlan, p: ReturnType<typeof painter>, max: num
   r.propertyChanges.forEach((c, i) =>
     lines.push(...renderChange(c, i === r.propertyChanges.length - 1, p, max)),
   );
+  if (r.nested) lines.push(...renderNested(r.nested.plan, p, max).map((line) => `    ${line}`));
+  return lines;
+}
+
+/** A nested stack's child plan, shown indented under the nested-stack resource. */
+function renderNested(plan: StackPlan, p: ReturnType<typeof painter>, max: number): string[] {
+  if (!plan.hasChanges) return [p.gray(`Nested stack ${plan.stackName}: no changes`)];
+  const lines = [p.bold(`Nested stack ${plan.stackName}`)];
+  for (const r of plan.resources) if (r.action !== 'NO_CHANGE') lines.push(...renderResource(r, p, max));
+  for (const o of plan.outputs) if (o.action !== 'NO_CHANGE') lines.push(renderOutput(o, p, max));
+  lines.push(p.gray(summarizePlan(plan)));
   return lines;
 }
 

@@ -80,16 +80,31 @@ describe('nested stacks: parent -> child -> grandchild', () => {
   let sqsClient: SQSClient;
 
   const cdkd = (args: string[]) => h.cdkd(args, { cwd: dir });
-  const deploy = (variant: string) =>
-    cdkd([
-      'deploy',
-      '--progress',
-      'events',
-      '-o',
-      path.join(dir, `out-${variant}`),
-      '-c',
-      `variant=${variant}`,
-    ]);
+  // The child's queue policy lets the parent's topic in: a broadening change --require-approval asks about.
+  const deployArgs = (out: string, ...more: string[]) => [
+    'deploy',
+    '--require-approval',
+    'never',
+    '--progress',
+    'events',
+    '-o',
+    path.join(dir, out),
+    ...more,
+  ];
+  const deploy = (variant: string) => cdkd(deployArgs(`out-${variant}`, '-c', `variant=${variant}`));
+
+  /** Keys under the state prefix of `stack`'s tree (`cdkd/<stack>/...`, `cdkd/<stack>~.../...`). */
+  const stateKeys = async (stack: string): Promise<string[]> => {
+    const s3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: h.emulator.url,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
+    const out = await s3.send(new ListObjectsV2Command({ Bucket: STATE_BUCKET, Prefix: `cdkd/${stack}` }));
+    s3.destroy();
+    return (out.Contents ?? []).map((o) => o.Key!);
+  };
 
   /** The parent and every nested stack below it, by reading each nested-stack record's child. */
   const tree = async (root = PARENT): Promise<Array<{ name: string; state: StackState }>> => {
@@ -140,6 +155,22 @@ describe('nested stacks: parent -> child -> grandchild', () => {
   });
 
   it('deploys the tree: each nested stack its own record under its parent, values passed down and up', async () => {
+    // --require-approval sees inside the child before anything changes: its queue policy is a broadening change.
+    const refused = await cdkd([
+      'deploy',
+      '--progress',
+      'events',
+      '-o',
+      path.join(dir, 'out-v1'),
+      '-c',
+      'variant=v1',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('NestedApp: this deploy adds or widens permissions or network access');
+    expect(refused.stderr).toContain('sqs:SendMessage');
+    expect(await h.appInventory()).toEqual([]);
+    expect(await h.readState(PARENT)).toBeUndefined();
+
     await h.emulator.control.clearRequests();
     const result = await deploy('v1');
     expectExit(result);
@@ -216,6 +247,13 @@ describe('nested stacks: parent -> child -> grandchild', () => {
 
   it('updates the grandchild (in place and a replacement); the new values flow up to the parent', async () => {
     const before = await tree();
+    // diff shows the grandchild's own changes, indented under the nested-stack resources.
+    const diff = await cdkd(['diff', '-o', path.join(dir, 'out-diff'), '-c', 'variant=v2']);
+    expectExit(diff);
+    expect(diff.stdout).toMatch(/\n {4}Nested stack \S+~\S+\n/);
+    expect(diff.stdout).toMatch(/\n {8}Nested stack \S+~\S+~\S+\n/);
+    expect(diff.stdout).toMatch(/\n {8}\S+ AWS::DynamoDB::Table Ledger\S* replace/);
+    expect(diff.stdout).toMatch(/\n {8}\S+ AWS::SQS::Queue DeadLetters\S*\n/);
     const result = await deploy('v2');
     expectExit(result);
     const stacks = await expectInventoryMatchesTree();
@@ -274,19 +312,53 @@ describe('nested stacks: parent -> child -> grandchild', () => {
     expect(list.stdout.trim()).toBe('');
   });
 
+  it('a deploy failing in the grandchild rolls back every level; with --no-rollback, cdkd rollback does', async () => {
+    const stack = 'NestedFail';
+    const args = (out: string, ...more: string[]) =>
+      deployArgs(out, '-c', 'variant=v1', '-c', `stackName=${stack}`, ...more);
+    const expectNothingLeft = async () => {
+      expect(await h.appInventory()).toEqual([]);
+      const list = await cdkd(['state', 'list']);
+      expectExit(list);
+      expect(list.stdout.trim()).toBe('');
+      expect((await stateKeys(stack)).filter((k) => !k.includes('/wal/'))).toEqual([]);
+    };
+    // The grandchild's table (its second resource) is refused; its queue, the child's and the parent's topic are made first.
+    const refuseTable = () =>
+      h.emulator.control.addFault({
+        service: 'dynamodb',
+        operation: 'CreateTable',
+        error: 'ValidationException',
+        status: 400,
+        message: 'table refused by the test',
+        probability: 1,
+      });
+
+    await refuseTable();
+    const failed = await cdkd(args('out-fail'));
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('table refused by the test');
+    await expectNothingLeft();
+
+    const kept = await cdkd(args('out-fail', '--no-rollback'));
+    await h.emulator.control.clearFaults();
+    expect(kept.code).toBe(1);
+    // Each level keeps what it made, and its journal.
+    expect((await h.appInventory()).map((r) => r.type).sort()).toEqual([
+      'AWS::SNS::Topic',
+      'AWS::SQS::Queue',
+    ]);
+    const journals = (await stateKeys(stack)).filter((k) => k.endsWith('/rollback-journal.json'));
+    expect(journals.map((k) => k.split('/')[1].split('~').length).sort()).toEqual([1, 2, 3]);
+
+    const rollback = await cdkd(['rollback', stack, '--region', 'us-east-1']);
+    expectExit(rollback);
+    await expectNothingLeft();
+  });
+
   it('a process killed mid-grandchild: the re-run settles each level and converges, destroy leaves nothing', async () => {
     const stack = 'NestedCrash';
-    const args = [
-      'deploy',
-      '--progress',
-      'events',
-      '-o',
-      path.join(dir, 'out-crash'),
-      '-c',
-      'variant=v1',
-      '-c',
-      `stackName=${stack}`,
-    ];
+    const args = deployArgs('out-crash', '-c', 'variant=v1', '-c', `stackName=${stack}`);
     // The grandchild's table create is held in the emulator, so the kill lands while it is in flight.
     await h.emulator.control.setLatency({ service: 'dynamodb', operation: 'CreateTable', ms: 5000 });
     await h.emulator.control.clearRequests();
@@ -312,17 +384,8 @@ describe('nested stacks: parent -> child -> grandchild', () => {
 
     // Every level of the tree has its write-ahead log: the parent's and the child's nested-stack
     // creates and the grandchild's table create are pending there.
-    const s3 = new S3Client({
-      region: 'us-east-1',
-      endpoint: h.emulator.url,
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
-    });
-    const keys =
-      (await s3.send(new ListObjectsV2Command({ Bucket: STATE_BUCKET, Prefix: `cdkd/${stack}` }))).Contents ??
-      [];
-    s3.destroy();
-    const logged = new Set(keys.filter((k) => k.Key!.includes('/wal/')).map((k) => k.Key!.split('/')[1]));
+    const keys = await stateKeys(stack);
+    const logged = new Set(keys.filter((k) => k.includes('/wal/')).map((k) => k.split('/')[1]));
     expect(logged.size).toBe(3);
 
     expectExit(await cdkd(['force-unlock', stack, '--region', 'us-east-1', '--force']));

@@ -86,7 +86,9 @@ describe('state inspection', () => {
         lock: expect.objectContaining({ owner: store.locks.owner, operation: 'deploy', expired: false }),
       }),
     );
-    expect(stacks[1].lock).toBeNull();
+    // A nested stack has no lock of its own: it is locked while its top-level stack is.
+    expect(stacks[1].lock).toEqual(stacks[0].lock);
+    expect(stacks[3].lock).toBeNull();
     expect(renderStackTree(buildStackTree(stacks))).toEqual([
       'Deep (us-east-1)',
       '└── Deep~Child (us-east-1)',
@@ -264,6 +266,28 @@ describe('forceUnlockStack', () => {
     );
     expect(await store.locks.readLock('Stuck', 'eu-north-1')).toBeUndefined();
     expect(((await forceUnlockStack(store, 'Stuck', 'eu-north-1')) as ForceUnlockResult).removed).toBeNull();
+  });
+
+  it("takes a nested stack's lock to be its top-level stack's: a child command waits on, and unlocks, the parent", async () => {
+    const store = await testStore(ctx.emulator);
+    const other = sameBucket(store, { owner: 'parent@ci:3' });
+    await other.locks.acquire('Top', 'eu-north-1', { operation: 'deploy' });
+    // A command addressing the grandchild directly cannot take a lock while the parent's deploy holds it.
+    const err = await store.locks.acquire('Top~Child~Grandchild', 'eu-north-1', { retries: 0 }).then(
+      () => undefined,
+      (e: CdkdError) => e,
+    );
+    expect(err?.message).toContain('Stack Top (whose lock nested stack Top~Child~Grandchild works under)');
+    expect(err?.remedy).toContain('cdkd force-unlock Top --region eu-north-1');
+    const result = (await forceUnlockStack(store, 'Top~Child')) as ForceUnlockResult;
+    expect(result).toEqual(
+      expect.objectContaining({
+        stackName: 'Top',
+        region: 'eu-north-1',
+        removed: expect.objectContaining({ owner: 'parent@ci:3' }),
+      }),
+    );
+    expect(await store.locks.readLock('Top', 'eu-north-1')).toBeUndefined();
   });
 
   it('leaves a live lock in place when the confirmation says no', async () => {
