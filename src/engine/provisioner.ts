@@ -408,10 +408,7 @@ export class ResourceProvisioner {
    * else could make a second resource, so a missing pack is an error.
    */
   routeIntent(
-    intent: Pick<
-      IntentRecord,
-      'logicalId' | 'resourceType' | 'provisionedBy' | 'providerPack' | 'providerPackVersion'
-    >,
+    intent: Pick<IntentRecord, 'resourceType' | 'provisionedBy' | 'providerPack' | 'providerPackVersion'>,
     region: string,
   ): RoutedProvider {
     const engine = intent.provisionedBy === 'sdk' ? this.engineRoute(intent.resourceType) : undefined;

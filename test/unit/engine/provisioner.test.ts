@@ -273,10 +273,7 @@ describe('nested stacks (AWS::CloudFormation::Stack)', () => {
       p.route('AWS::CloudFormation::Stack', {}, 'us-east-1'),
       p.route('AWS::CloudFormation::Stack', {}, 'us-east-1', nested()),
       p.routeRecord(nested(), 'us-east-1'),
-      p.routeIntent(
-        { logicalId: 'Child', resourceType: 'AWS::CloudFormation::Stack', provisionedBy: 'sdk' },
-        'us-east-1',
-      ),
+      p.routeIntent({ resourceType: 'AWS::CloudFormation::Stack', provisionedBy: 'sdk' }, 'us-east-1'),
     ];
     for (const routed of routes) {
       expect(routed.decision.route).toBe('engine');
