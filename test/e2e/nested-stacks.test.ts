@@ -331,7 +331,9 @@ describe('nested stacks: parent -> child -> grandchild', () => {
     // Each level settles its own pending operations first: the parent's re-sent nested-stack create
     // deploys the child, whose re-sent one deploys the grandchild, which re-sends its table create
     // (and its queue's, when the kill also caught that one in flight, as it can on a loaded machine).
-    const settled = [...rerun.stderr.matchAll(/(\S+): settling (\d+) operation\(s\) an interrupted run left in flight/g)];
+    const settled = [
+      ...rerun.stderr.matchAll(/(\S+): settling (\d+) operation\(s\) an interrupted run left in flight/g),
+    ];
     expect(settled.map((m) => m[1]).sort()).toEqual([...logged].sort());
     for (const m of settled) expect(Number(m[2])).toBeGreaterThanOrEqual(1);
     const stacks = await expectInventoryMatchesTree(stack);
