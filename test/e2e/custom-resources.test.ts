@@ -6,7 +6,11 @@
  * `custom-resources.Provider` with `onEvent` — create, an update that sends
  * `OldResourceProperties` and changes the physical id (the old one gets a
  * Delete after the deploy), and destroy, the inventory equal to state after
- * each step.
+ * each step. A second Provider has `isComplete`: every request goes through
+ * the framework's waiter, an AWS::StepFunctions::StateMachine the emulator's
+ * Step Functions runs (its Retry waits made instant with the emulator's
+ * `stepFunctionsTimeScale`), which polls isComplete until it answers complete
+ * with Data.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -14,7 +18,7 @@ import * as path from 'node:path';
 import { CloudWatchLogsClient, DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { IAMClient, ListOpenIDConnectProvidersCommand } from '@aws-sdk/client-iam';
 import { ListObjectVersionsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
 import {
   ROOT,
   STATE_BUCKET,
@@ -91,6 +95,11 @@ describe("CDK's custom-resource handlers", () => {
     );
     return [...(out.Versions ?? []), ...(out.DeleteMarkers ?? [])].map((v) => v.Key);
   };
+  /** How many times isComplete was polled for each request it saw (SSM parameters named by request id). */
+  const pollCounts = async () =>
+    ((await ssm.send(new GetParametersByPathCommand({ Path: '/e2e/polls/' }))).Parameters ?? []).map(
+      (p) => p.Value,
+    );
   const byType = (state: Awaited<ReturnType<CdkdHarness['readState']>>, type: string) =>
     Object.values(state!.resources).filter((r) => r.resourceType === type);
 
@@ -107,6 +116,8 @@ describe("CDK's custom-resource handlers", () => {
     logs = new CloudWatchLogsClient(client);
     iam = new IAMClient(client);
     expectExit(await h.cdkd(['bootstrap']));
+    // The waiter retries isComplete every queryInterval (5 s): no real waiting in the test.
+    await h.emulator.control.updateSettings({ stepFunctionsTimeScale: 0 });
   });
 
   afterAll(async () => {
@@ -124,7 +135,9 @@ describe("CDK's custom-resource handlers", () => {
     const state = await expectInventoryMatchesState();
     expect(byType(state, 'Custom::S3AutoDeleteObjects')).toHaveLength(1);
     expect(byType(state, 'Custom::AWS')[0].physicalId).toBe('/e2e/custom-resource');
-    const [thing] = byType(state, 'AWS::CloudFormation::CustomResource');
+    const thing = byType(state, 'AWS::CloudFormation::CustomResource').find(
+      (r) => r.physicalId !== 'waited',
+    )!;
     expect(thing.physicalId).toBe('thing-one');
     expect(thing.provisionedBy).toBe('sdk');
     expect(state.outputs).toMatchObject({ Echo: 'one', Old: 'none', RequestType: 'Create' });
@@ -137,19 +150,38 @@ describe("CDK's custom-resource handlers", () => {
     // OpenIdConnectProvider: the handler made it in IAM; its ARN is the physical id.
     const [oidc] = byType(state, 'Custom::AWSCDKOpenIdConnectProvider');
     expect(await oidcProviders()).toEqual([oidc.physicalId]);
+    // Provider with isComplete: the waiter state machine polled it three times, its Data resolved.
+    expect(byType(state, 'AWS::StepFunctions::StateMachine')).toHaveLength(1);
+    expect(state.outputs).toMatchObject({
+      WaitedPolls: '3',
+      WaitedName: 'one',
+      WaitedOld: 'none',
+      WaitedStarted: 'Create',
+    });
+    expect(await pollCounts()).toEqual(['3']);
   });
 
   it('updates: Update carries OldResourceProperties; a new physical id deletes the old one after the deploy', async () => {
     const result = await deploy('variant=v2');
     expectExit(result);
     const state = await expectInventoryMatchesState();
-    const [thing] = byType(state, 'AWS::CloudFormation::CustomResource');
+    const thing = byType(state, 'AWS::CloudFormation::CustomResource').find(
+      (r) => r.physicalId !== 'waited',
+    )!;
     expect(thing.physicalId).toBe('thing-two');
     expect(state.outputs).toMatchObject({ Echo: 'two', Old: 'one', RequestType: 'Update' });
     expect(await parameter('/e2e/deleted/thing-one')).toBe('deleted');
     expect(state.deposed ?? []).toEqual([]);
     expect(await parameter('/e2e/custom-resource')).toBe('made by v2');
     expect(await placeholders()).toEqual([]);
+    // The Update went through the waiter too, with OldResourceProperties.
+    expect(state.outputs).toMatchObject({
+      WaitedPolls: '3',
+      WaitedName: 'two',
+      WaitedOld: 'one',
+      WaitedStarted: 'Update',
+    });
+    expect(await pollCounts()).toEqual(['3', '3']);
   });
 
   it('destroys: autoDeleteObjects empties the bucket, the AwsCustomResource deletes its parameter', async () => {
@@ -168,6 +200,8 @@ describe("CDK's custom-resource handlers", () => {
     expect(await parameter('/e2e/custom-resource')).toBeUndefined();
     expect(await parameter('/e2e/deleted/thing-two')).toBe('deleted');
     expect(await oidcProviders()).toEqual([]);
+    // The Delete was polled through the waiter before its state machine went (appObjects is empty).
+    expect(await pollCounts()).toEqual(['3', '3', '3']);
     await expect(s3.send(new ListObjectVersionsCommand({ Bucket: bucket }))).rejects.toMatchObject({
       name: 'NoSuchBucket',
     });

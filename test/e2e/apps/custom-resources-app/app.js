@@ -2,7 +2,8 @@
 // bucket with autoDeleteObjects, an AwsCustomResource making an SSM call, a
 // Provider-framework resource whose onEvent handler records what it was sent
 // (its log group's retention set by logRetention), and an IAM
-// OpenIdConnectProvider. The context value `variant` drives an update (see
+// OpenIdConnectProvider, and a Provider with isComplete (the framework's Step
+// Functions waiter polls it). The context value `variant` drives an update (see
 // test/e2e/custom-resources.test.ts).
 'use strict';
 const cdk = require('aws-cdk-lib');
@@ -72,10 +73,66 @@ const thing = new cdk.CustomResource(stack, 'Thing', {
   properties: { Name: variant === 'v1' ? 'one' : 'two' },
 });
 
+// A Provider with isComplete: onEvent starts the work, and isComplete answers
+// "not yet" twice per request (counted in an SSM parameter named by the
+// request id) before it answers complete with Data. The framework's waiter
+// state machine retries it every queryInterval; the e2e makes those waits
+// instant through the emulator's Step Functions time scale.
+const waitedOnEvent = new lambda.Function(stack, 'WaitedOnEvent', {
+  runtime: lambda.Runtime.NODEJS_20_X,
+  handler: 'index.handler',
+  code: lambda.Code.fromInline(`
+exports.handler = async (event) => ({ PhysicalResourceId: 'waited', Data: { Started: event.RequestType } });`),
+});
+const isComplete = new lambda.Function(stack, 'WaitedIsComplete', {
+  runtime: lambda.Runtime.NODEJS_20_X,
+  handler: 'index.handler',
+  code: lambda.Code.fromInline(`
+const { SSMClient, GetParameterCommand, PutParameterCommand } = require('@aws-sdk/client-ssm');
+exports.handler = async (event) => {
+  const ssm = new SSMClient({});
+  const Name = '/e2e/polls/' + event.RequestId;
+  let polls = 0;
+  try {
+    polls = Number((await ssm.send(new GetParameterCommand({ Name }))).Parameter.Value);
+  } catch (err) {
+    if (err.name !== 'ParameterNotFound') throw err;
+  }
+  polls += 1;
+  await ssm.send(new PutParameterCommand({ Name, Value: String(polls), Type: 'String', Overwrite: true }));
+  if (polls < 3) return { IsComplete: false };
+  return {
+    IsComplete: true,
+    Data: {
+      Polls: String(polls),
+      Name: event.ResourceProperties.Name,
+      Old: event.OldResourceProperties ? event.OldResourceProperties.Name : 'none',
+    },
+  };
+};`),
+});
+isComplete.addToRolePolicy(
+  new iam.PolicyStatement({ actions: ['ssm:GetParameter', 'ssm:PutParameter'], resources: ['*'] }),
+);
+const waitedProvider = new cr.Provider(stack, 'WaitedProvider', {
+  onEventHandler: waitedOnEvent,
+  isCompleteHandler: isComplete,
+  queryInterval: cdk.Duration.seconds(5),
+  totalTimeout: cdk.Duration.minutes(5),
+});
+const waited = new cdk.CustomResource(stack, 'Waited', {
+  serviceToken: waitedProvider.serviceToken,
+  properties: { Name: variant === 'v1' ? 'one' : 'two' },
+});
+
 new cdk.CfnOutput(stack, 'BucketName', { value: bucket.bucketName });
 new cdk.CfnOutput(stack, 'OnEventName', { value: onEvent.functionName });
 new cdk.CfnOutput(stack, 'Echo', { value: thing.getAttString('Echo') });
 new cdk.CfnOutput(stack, 'Old', { value: thing.getAttString('Old') });
 new cdk.CfnOutput(stack, 'RequestType', { value: thing.getAttString('Type') });
+new cdk.CfnOutput(stack, 'WaitedPolls', { value: waited.getAttString('Polls') });
+new cdk.CfnOutput(stack, 'WaitedName', { value: waited.getAttString('Name') });
+new cdk.CfnOutput(stack, 'WaitedOld', { value: waited.getAttString('Old') });
+new cdk.CfnOutput(stack, 'WaitedStarted', { value: waited.getAttString('Started') });
 
 app.synth();

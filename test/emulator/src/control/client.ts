@@ -25,6 +25,11 @@ export interface EmulatorSettings {
   schemas: string;
   /** How long a new Lambda function stays Pending and an update InProgress (ms); default 0. */
   lambdaStateTransitionMs: number;
+  /**
+   * How long Step Functions' Retry and Wait times last: N seconds take N x this many real
+   * seconds (default 1, as AWS; 0: no waiting).
+   */
+  stepFunctionsTimeScale: number;
 }
 
 /** One log stream of a function, as the Lambda service keeps it (while no Logs service does). */
@@ -255,7 +260,10 @@ export class EmulatorControlClient {
 
   updateSettings(
     settings: Partial<
-      Pick<EmulatorSettings, 'sqsDeleteCooldownMs' | 'lambdaStateTransitionMs' | 'dynamodbStatusDelayMs'>
+      Pick<
+        EmulatorSettings,
+        'sqsDeleteCooldownMs' | 'lambdaStateTransitionMs' | 'dynamodbStatusDelayMs' | 'stepFunctionsTimeScale'
+      >
     >,
   ): Promise<EmulatorSettings> {
     return this.call('PUT', '/settings', settings);
@@ -270,6 +278,11 @@ export class EmulatorControlClient {
     if (options.account) q.set('account', options.account);
     if (options.region) q.set('region', options.region);
     return this.call('GET', `/lambda/logs?${q.toString()}`);
+  }
+
+  /** Resolves when no Step Functions execution is running. */
+  async waitForExecutions(): Promise<void> {
+    await this.call('POST', '/stepfunctions/executions/wait');
   }
 
   /** Resolves when no asynchronous (Event) Lambda invocation is running. */

@@ -18,6 +18,7 @@ import { secretsManager } from './secretsmanager';
 import { sns } from './sns';
 import { sqs } from './sqs';
 import { ssm } from './ssm';
+import { stepFunctions } from './stepfunctions';
 import { sts } from './sts';
 
 export const SERVICES: readonly ServiceModule[] = [
@@ -35,5 +36,6 @@ export const SERVICES: readonly ServiceModule[] = [
   lambda,
   logs,
   dynamodb,
+  stepFunctions,
   cloudControl,
 ];

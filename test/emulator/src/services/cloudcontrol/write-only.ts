@@ -28,5 +28,10 @@ export const WRITE_ONLY_PROPERTIES: Readonly<Record<string, readonly string[]>> 
     '/properties/PendingWindowInDays',
     '/properties/RotationPeriodInDays',
   ],
+  'AWS::StepFunctions::StateMachine': [
+    '/properties/Definition',
+    '/properties/DefinitionS3Location',
+    '/properties/DefinitionSubstitutions',
+  ],
   'AWS::OpenSearchService::Domain': ['/properties/AdvancedSecurityOptions/MasterUserOptions'],
 };

@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS, LambdaContext } from './context';
 import { EventSourceHandlers } from './event-sources';
 import { FunctionSettingHandlers } from './function-settings';
 import { FunctionHandlers } from './functions';
-import { InvokeHandlers, type InvokeOutcome } from './invoke';
+import { InvokeHandlers, type InvokeOutcome, type TaskInvocation } from './invoke';
 import { InvokeConfigHandlers } from './invoke-config';
 import { lambdaLatency } from './latency';
 import { LayerHandlers } from './layers';
@@ -38,6 +38,11 @@ export interface LambdaApi {
    * principal `lambda:InvokeFunction` (with the call's `AWS:SourceArn` and `AWS:SourceAccount`).
    */
   invokeAsync(functionArn: string, payload: string, invoker: ServiceInvoker): Promise<InvokeOutcome>;
+  /**
+   * A synchronous (RequestResponse) invocation by a service acting with its own
+   * role (a Step Functions Task): the handler's result or error payload.
+   */
+  invokeAsTask(functionArn: string, payload: string): Promise<TaskInvocation>;
 }
 
 /** Every operation notes the address its caller used, for handlers run on other services' behalf. */
@@ -52,6 +57,8 @@ function noteEndpoint(context: LambdaContext, operations: Operations): Operation
     ]),
   ) as Operations;
 }
+
+export type { TaskInvocation } from './invoke';
 
 export const lambda: ServiceModule = {
   name: 'lambda',
@@ -102,6 +109,7 @@ export const lambda: ServiceModule = {
       api: {
         idle: () => invoke.idle(),
         invokeAsync: (functionArn, payload, invoker) => invoke.invokeAsService(functionArn, payload, invoker),
+        invokeAsTask: (functionArn, payload) => invoke.invokeAsTask(functionArn, payload),
       } satisfies LambdaApi,
       settings: {
         read: () => ({ lambdaStateTransitionMs: context.settings.stateTransitionMs }),

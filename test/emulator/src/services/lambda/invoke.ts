@@ -18,6 +18,10 @@ import { UnsupportedRuntimeError, type InvocationResult, type LambdaRuntime } fr
 
 export type InvokeOutcome = { accepted: true } | { accepted: false; reason: string };
 
+/** What a synchronous invocation on another service's behalf returned. */
+export type TaskInvocation =
+  { payload: string; executedVersion: string; functionError?: string } | { notFound: string };
+
 interface InvokeInput {
   FunctionName?: string;
   InvocationType?: string;
@@ -61,20 +65,9 @@ export class InvokeHandlers {
     payload: string,
     invoker: ServiceInvoker,
   ): Promise<InvokeOutcome> {
-    const m =
-      /^arn:aws[a-zA-Z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([a-zA-Z0-9-_]+)(?::([a-zA-Z0-9-_$]+))?$/.exec(
-        functionArnText,
-      );
-    if (!m) return { accepted: false, reason: `${functionArnText} is not a function ARN` };
-    const [, region, account, name, qualifier] = m;
-    const fn = this.lambda.store.getFunction(account!, region!, name!);
-    if (!fn) return { accepted: false, reason: `Function not found: ${functionArnText}` };
-    let resolved: Resolved;
-    try {
-      resolved = { ...resolveIn(fn, qualifier), qualifier };
-    } catch (err) {
-      return { accepted: false, reason: (err as Error).message };
-    }
+    const target = this.resolveArn(functionArnText);
+    if ('reason' in target) return { accepted: false, reason: target.reason };
+    const { fn, qualifier } = target.resolved;
     if (!allowsServiceInvoke(fn.policies[qualifier ?? '']?.statements ?? [], invoker))
       return {
         accepted: false,
@@ -85,8 +78,42 @@ export class InvokeHandlers {
     } catch {
       return { accepted: false, reason: 'the payload is not JSON' };
     }
-    this.background(this.route(resolved), payload, undefined, this.lambda.endpointUrl);
+    this.background(this.route(target.resolved), payload, undefined, this.lambda.endpointUrl);
     return { accepted: true };
+  }
+
+  /**
+   * A synchronous (RequestResponse) invocation by another service acting with
+   * its own role (a Step Functions Task): the handler's result, or its error
+   * payload with `functionError`; `notFound` when there is no such function.
+   * Roles are not evaluated (the emulator does not enforce IAM).
+   */
+  async invokeAsTask(functionArnText: string, payload: string): Promise<TaskInvocation> {
+    const target = this.resolveArn(functionArnText);
+    if ('reason' in target) return { notFound: target.reason };
+    const resolved = this.route(target.resolved);
+    const result = await this.run(resolved, payload, undefined, this.lambda.endpointUrl);
+    return {
+      payload: result.payload.toString('utf8'),
+      executedVersion: resolved.versionName,
+      ...(result.functionError ? { functionError: result.functionError } : {}),
+    };
+  }
+
+  private resolveArn(functionArnText: string): { resolved: Resolved } | { reason: string } {
+    const m =
+      /^arn:aws[a-zA-Z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([a-zA-Z0-9-_]+)(?::([a-zA-Z0-9-_$]+))?$/.exec(
+        functionArnText,
+      );
+    if (!m) return { reason: `${functionArnText} is not a function ARN` };
+    const [, region, account, name, qualifier] = m;
+    const fn = this.lambda.store.getFunction(account!, region!, name!);
+    if (!fn) return { reason: `Function not found: ${functionArnText}` };
+    try {
+      return { resolved: { ...resolveIn(fn, qualifier), qualifier } };
+    } catch (err) {
+      return { reason: (err as Error).message };
+    }
   }
 
   private async invoke(ctx: CallContext, input: InvokeInput): Promise<unknown> {
