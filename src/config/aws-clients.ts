@@ -22,6 +22,8 @@
  * refused. When an override is active S3 uses path-style addressing, which
  * local endpoints need.
  */
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
 import type * as CredentialProviders from '@aws-sdk/credential-providers';
 import type * as StsModule from '@aws-sdk/client-sts';
 import type * as SmithyConfig from '@smithy/core/config';
@@ -33,6 +35,7 @@ import type {
   RetryStrategyV2,
   StandardRetryToken,
 } from '@smithy/types';
+import { POOL_DEFAULTS } from '../util/adaptive-concurrency';
 import { CdkdError } from '../util/errors';
 import { assumeRoleCredentials } from './assume-role';
 import { explainConnectionError } from './aws-errors';
@@ -56,6 +59,14 @@ export interface AwsClientFactoryOptions {
   connectionTimeoutMs?: number;
   /** Longest a request's socket may stay silent, ms. Default 60 s. */
   socketTimeoutMs?: number;
+  /**
+   * Connections each client keeps to its endpoint (one client per service and
+   * region, so this is a per-service pool). Default {@link DEFAULT_MAX_SOCKETS}:
+   * room for the SDK pool's ceiling of operations in flight on one service plus
+   * cdkd's own state writes, so the adaptive concurrency, not the socket pool,
+   * decides how many calls run at once.
+   */
+  maxSockets?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -80,6 +91,12 @@ export interface CallOutcome {
 }
 
 export type CallObserver = (call: CallOutcome) => void;
+
+/**
+ * Sockets per client: the SDK pool's ceiling (each operation has at most one call
+ * in flight) plus the state path's own (log segments, folds, lock renewal).
+ */
+export const DEFAULT_MAX_SOCKETS = POOL_DEFAULTS.sdk.ceiling + 16;
 
 /** Fallback when nothing configures a region, as the CDK CLI does. */
 export const FALLBACK_REGION = 'us-east-1';
@@ -270,9 +287,15 @@ export class AwsClientFactory {
    */
   private requestHandler(): unknown {
     const { NodeHttpHandler } = require('@smithy/node-http-handler') as typeof NodeHttpHandlerModule;
+    // Agents as instances too (older handlers take no agent options); keep-alive as the SDK's default agent.
+    const agent = { keepAlive: true, maxSockets: this.options.maxSockets ?? DEFAULT_MAX_SOCKETS };
+    const http = require('node:http') as typeof Http;
+    const https = require('node:https') as typeof Https;
     return new NodeHttpHandler({
       connectionTimeout: this.options.connectionTimeoutMs ?? 10_000,
       socketTimeout: this.options.socketTimeoutMs ?? 60_000,
+      httpAgent: new http.Agent(agent),
+      httpsAgent: new https.Agent(agent),
     });
   }
 

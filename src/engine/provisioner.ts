@@ -45,7 +45,13 @@ import type { SchemaStore } from '../provisioning/schema-store';
 import type { StackPlan } from '../plan/types';
 import { nestedResourceName, planLevels } from '../plan/nested-plans';
 import { describeViolation, propertyViolations } from '../plan/property-validation';
-import type { DeposedResource, PolicyAttribute, ProvisionedBy, ResourceState } from '../state/types';
+import type {
+  DeposedResource,
+  IntentRecord,
+  PolicyAttribute,
+  ProvisionedBy,
+  ResourceState,
+} from '../state/types';
 import { decideRemoval, deposedRemovalCause, removalSubject } from '../plan/removal-policy';
 import { AdaptiveConcurrency } from '../util/adaptive-concurrency';
 import type { AdaptiveConcurrencyOptions, OperationPool, PoolStats } from '../util/adaptive-concurrency';
@@ -413,7 +419,7 @@ export class ResourceProvisioner {
    * else could make a second resource, so a missing pack is an error.
    */
   routeIntent(
-    intent: { resourceType: string; provisionedBy: ProvisionedBy; properties?: Record<string, unknown> },
+    intent: Pick<IntentRecord, 'resourceType' | 'provisionedBy' | 'providerPack' | 'providerPackVersion'>,
     region: string,
   ): RoutedProvider {
     const engine = intent.provisionedBy === 'sdk' ? this.engineRoute(intent.resourceType) : undefined;
@@ -423,13 +429,24 @@ export class ResourceProvisioner {
         { route: 'cc-api', reason: 'the pending operation was sent through Cloud Control' },
         region,
       );
-    const registration = this.options.registry.registrationFor(intent.resourceType);
+    const { registry } = this.options;
+    // Intents written before they named their pack go to the pack registered for the type now.
+    const registration = intent.providerPack
+      ? registry.registrationOf(intent.providerPack, intent.resourceType)
+      : registry.registrationFor(intent.resourceType);
     if (!registration) {
+      const pack = intent.providerPack
+        ? `${intent.providerPack}${intent.providerPackVersion ? ` ${intent.providerPackVersion}` : ''}`
+        : undefined;
       throw new CdkdError(
-        `An interrupted run sent an operation on a ${intent.resourceType} through a provider pack that is not installed now, so cdkd cannot settle it.`,
+        pack
+          ? `An interrupted run sent an operation on a ${intent.resourceType} through the provider pack ${pack}, which is not installed now (or no longer registers the type), so cdkd cannot settle it.`
+          : `An interrupted run sent an operation on a ${intent.resourceType} through a provider pack that is not installed now, so cdkd cannot settle it.`,
         {
           code: 'PACK_MISSING',
-          remedy: `Install the provider pack that handles ${intent.resourceType} (cdkd plugins install), then re-run.`,
+          remedy: pack
+            ? `Install ${intent.providerPack} again (cdkd plugins install ${intent.providerPack}), then re-run: only the pack that received the call can settle it without making a second resource.`
+            : `Install the provider pack that handles ${intent.resourceType} (cdkd plugins install), then re-run.`,
         },
       );
     }
@@ -438,7 +455,7 @@ export class ResourceProvisioner {
         route: 'sdk',
         registration,
         packName: registration.packName,
-        reason: 'the pending operation was sent through it',
+        reason: `the pending operation was sent through ${registration.packName}`,
       },
       region,
     );

@@ -208,6 +208,7 @@ export class ResourceOperations {
         logicalId,
         resourceType,
         provisionedBy: routed.provisionedBy,
+        ...packOf(routed),
         properties: input.properties,
         recordBase: input.recordBase,
         ...(input.replaces && !input.replaces.retain ? { replaces: input.replaces.record.physicalId } : {}),
@@ -249,6 +250,7 @@ export class ResourceOperations {
         logicalId,
         resourceType: input.recordBase.resourceType,
         provisionedBy: routed.provisionedBy,
+        ...packOf(routed),
         properties: input.properties,
         physicalId: record.physicalId,
         previousProperties: input.previousProperties ?? record.properties ?? {},
@@ -329,6 +331,7 @@ export class ResourceOperations {
         logicalId,
         resourceType: record.resourceType,
         provisionedBy: routed.provisionedBy,
+        ...packOf(routed),
         physicalId: record.physicalId,
         ...(input.deposedKey ? { deposedKey: input.deposedKey } : {}),
       });
@@ -354,7 +357,7 @@ export class ResourceOperations {
    */
   async reissue(intent: IntentRecord): Promise<void> {
     const { logicalId, resourceType } = intent;
-    const reason = `settling the ${intent.operation} an interrupted run left in flight (${new Date(intent.at).toISOString()})`;
+    const reason = `settling the ${intent.operation} an interrupted run left in flight (${new Date(intent.at).toISOString()}) ${intentRoute(intent)}`;
     const action: ResourceAction =
       intent.operation === 'create'
         ? intent.replaces
@@ -653,6 +656,8 @@ export class ResourceOperations {
                 properties: intent.properties ?? {},
                 physicalId: created,
                 provisionedBy: intent.provisionedBy,
+                ...(intent.providerPack ? { providerPack: intent.providerPack } : {}),
+                ...(intent.providerPackVersion ? { providerPackVersion: intent.providerPackVersion } : {}),
               },
               'failed-create',
             ),
@@ -698,4 +703,19 @@ export class ResourceOperations {
       ...(routed ? { route: routed.provisionedBy } : {}),
     });
   }
+}
+
+/** The pack an intent goes to, as its record will name it (nothing for Cloud Control and cdkd's own providers). */
+function packOf(routed: RoutedProvider): Pick<IntentRecord, 'providerPack' | 'providerPackVersion'> {
+  const { providerPack, providerPackVersion } = routed.provenance;
+  return {
+    ...(providerPack ? { providerPack } : {}),
+    ...(providerPackVersion ? { providerPackVersion } : {}),
+  };
+}
+
+/** Where a pending intent is re-sent, for messages: `through @cdkd/provider-sqs`, `through Cloud Control`. */
+export function intentRoute(intent: Pick<IntentRecord, 'provisionedBy' | 'providerPack'>): string {
+  if (intent.providerPack) return `through ${intent.providerPack}`;
+  return intent.provisionedBy === 'cc-api' ? 'through Cloud Control' : "through cdkd's own provider";
 }

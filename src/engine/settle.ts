@@ -9,6 +9,7 @@
 import { mapWithConcurrency } from '../util/concurrency';
 import { CdkdError, formatError } from '../util/errors';
 import type { Logger } from '../util/io-host';
+import { intentRoute } from './resource-operations';
 import type { ResourceOperations } from './resource-operations';
 import type { StackSession } from './stack-session';
 
@@ -27,8 +28,14 @@ export async function settlePendingIntents(
     if (session.recovered) await session.foldNow();
     return 0;
   }
+  const SHOWN = 10;
+  const listed = pending
+    .slice(0, SHOWN)
+    .map((i) => `${i.logicalId} (${i.operation} ${intentRoute(i)})`)
+    .join(', ');
+  const more = pending.length > SHOWN ? ` and ${pending.length - SHOWN} more` : '';
   options.logger.info(
-    `${session.stackName}: settling ${pending.length} operation(s) an interrupted run left in flight before planning.`,
+    `${session.stackName}: settling ${pending.length} operation(s) an interrupted run left in flight before planning: ${listed}${more}.`,
   );
   const failures: Array<{ logicalId: string; error: unknown }> = [];
   await mapWithConcurrency(pending, options.concurrency ?? SETTLE_CONCURRENCY, async (intent) => {

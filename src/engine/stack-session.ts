@@ -322,7 +322,11 @@ export class StackSession {
 
   /** Deletes folded segments in the background (a leftover is stale and deleted by a later fold). */
   private deleteSegments(refs: WalSegmentRef[], uptoSeq: number): void {
-    const mine = this.wal.written.filter((r) => r.seq <= uptoSeq);
+    // After the log failed, segments that landed past the durable prefix hold nothing acknowledged: the fold covers them.
+    const mine = [
+      ...this.wal.written.filter((r) => r.seq <= uptoSeq),
+      ...(this.wal.error && this.closed ? this.wal.unacknowledged : []),
+    ];
     const all = new Map<number, WalSegmentRef>();
     for (const r of [...refs, ...mine]) if (!this.deletedSeqs.has(r.seq)) all.set(r.seq, r);
     if (all.size === 0) return;

@@ -96,6 +96,14 @@ export interface IntentRecord {
   resourceType: string;
   /** The layer the call goes to. */
   provisionedBy: ProvisionedBy;
+  /**
+   * The provider pack the call goes to (`provisionedBy: sdk`; absent for cdkd's
+   * own providers): a settle re-sends the intent through this pack, never through
+   * another one registered for the type since.
+   */
+  providerPack?: string;
+  /** That pack's version when the intent was announced. */
+  providerPackVersion?: string;
   /** The idempotency token every attempt of this operation derives its request tokens from. */
   token: string;
   /** The latest durable attempt (0 = the first); Cloud Control sends a fresh request token per attempt. */

@@ -1,6 +1,7 @@
 /**
- * Synthesizes the CDK app with @aws-cdk/toolkit-lib: runs the app command (or
- * reads an existing cloud assembly directory), performs context lookups and
+ * Synthesizes the CDK app with @aws-cdk/toolkit-lib: runs the app command (an
+ * existing cloud assembly directory is read without toolkit-lib, see
+ * assembly-directory.ts), performs context lookups and
  * persists their results to `cdk.context.json` as the CDK CLI does, and
  * returns the stacks. The app runs once per call.
  */
@@ -13,6 +14,8 @@ import type { AwsClientFactory } from '../config/aws-clients';
 import { CdkdError, ConfigError, SynthesisError } from '../util/errors';
 import { createLogger } from '../util/io-host';
 import type { IoHost, Logger } from '../util/io-host';
+import { readAssemblyDirectory } from './assembly-directory';
+import type { DirectoryAssembly } from './assembly-directory';
 import { SynthesizedAssembly, readAssembly } from './cloud-assembly';
 import type { CloudAssemblyLike, DefaultEnvironment } from './cloud-assembly';
 import { ToolkitIoHostAdapter } from './toolkit-io-host';
@@ -46,6 +49,12 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
     region: options.defaultEnvironment?.region ?? config.region,
   };
 
+  const appPath = path.resolve(config.cwd, config.app);
+  if (isDirectory(appPath)) {
+    log.debug(`Reading the cloud assembly in ${appPath}`);
+    return fromDirectory(appPath, defaults, ioHost, config.app);
+  }
+
   const { Toolkit, CdkAppMultiContext, BaseCredentials } =
     require('@aws-cdk/toolkit-lib') as typeof ToolkitLib;
   const toolkit = new Toolkit({
@@ -61,34 +70,27 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
     },
   });
 
-  const appPath = path.resolve(config.cwd, config.app);
   const outdir = path.resolve(config.cwd, config.output);
-  let source: ICloudAssemblySource;
-  if (isDirectory(appPath)) {
-    log.debug(`Reading the cloud assembly in ${appPath}`);
-    source = await toolkit.fromAssemblyDirectory(appPath);
-  } else {
-    const env: Record<string, string> = {};
-    if (defaults.account) env.CDK_DEFAULT_ACCOUNT = defaults.account;
-    if (defaults.region) env.CDK_DEFAULT_REGION = defaults.region;
-    log.debug(`Synthesizing: ${config.app}`);
-    source = await toolkit.fromCdkApp(config.app, {
-      workingDirectory: config.cwd,
-      outdir,
-      // Command-line context wins over cdk.json and cdk.context.json; lookup results are written to cdk.context.json.
-      contextStore: new CdkAppMultiContext(config.cwd, config.context),
-      lookups: options.lookups ?? true,
-      // cdkd resolves the caller's account itself (options.defaultEnvironment) so synthesis makes no STS call of its own.
-      resolveDefaultEnvironment: false,
-      env,
-    });
-  }
+  const env: Record<string, string> = {};
+  if (defaults.account) env.CDK_DEFAULT_ACCOUNT = defaults.account;
+  if (defaults.region) env.CDK_DEFAULT_REGION = defaults.region;
+  log.debug(`Synthesizing: ${config.app}`);
+  const source: ICloudAssemblySource = await toolkit.fromCdkApp(config.app, {
+    workingDirectory: config.cwd,
+    outdir,
+    // Command-line context wins over cdk.json and cdk.context.json; lookup results are written to cdk.context.json.
+    contextStore: new CdkAppMultiContext(config.cwd, config.context),
+    lookups: options.lookups ?? true,
+    // cdkd resolves the caller's account itself (options.defaultEnvironment) so synthesis makes no STS call of its own.
+    resolveDefaultEnvironment: false,
+    env,
+  });
 
   let produced: IReadableCloudAssembly;
   try {
     produced = await withEndpointOverride(config.endpointUrl, () => source.produce());
   } catch (err) {
-    throw toSynthesisError(err, config.app, isDirectory(appPath) ? appPath : outdir);
+    throw toSynthesisError(err, config.app, outdir);
   }
   try {
     const assembly = produced.cloudAssembly as unknown as CloudAssemblyLike;
@@ -102,7 +104,39 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
     );
   } catch (err) {
     await produced.dispose();
-    throw toSynthesisError(err, config.app, isDirectory(appPath) ? appPath : outdir);
+    throw toSynthesisError(err, config.app, outdir);
+  }
+}
+
+/** An existing assembly directory: read without toolkit-lib (src/synth/assembly-directory.ts). */
+function fromDirectory(
+  directory: string,
+  defaults: DefaultEnvironment,
+  ioHost: IoHost,
+  app: string,
+): SynthesizedAssembly {
+  let read: DirectoryAssembly;
+  try {
+    read = readAssemblyDirectory(directory);
+  } catch (err) {
+    if (CdkdError.isCdkdError(err)) throw err;
+    throw new SynthesisError(`The cloud assembly in ${directory} cannot be read: ${(err as Error).message}`, {
+      cause: err,
+      remedy: `Synthesize it again with a CDK CLI or cdkd of this release (cdkd synth -o ${app}), or pass the app command to --app.`,
+    });
+  }
+  try {
+    const { stacks, unattributed } = readAssembly(read.assembly, defaults);
+    return new SynthesizedAssembly(
+      read.assembly.directory,
+      stacks,
+      ioHost,
+      () => read.dispose(),
+      unattributed,
+    );
+  } catch (err) {
+    void read.dispose();
+    throw err;
   }
 }
 

@@ -5,7 +5,12 @@
  * Two pools, because their work differs. A Cloud Control request is mostly
  * idle waiting for AWS (seconds to minutes per request, a few small calls), so
  * many of them can be in flight; an SDK provider call costs the process CPU per
- * call and finishes in a round trip, so a few in flight keep it busy.
+ * call and finishes in a round trip, so it starts with fewer in flight. Its
+ * ceiling is still high (200): under real latencies (tens of milliseconds per
+ * call) a low one, not AWS, bounded a 200-resource deploy (docs/benchmarks.md),
+ * and throttling, not a guess, is what brings the limit down. The client
+ * factory sizes each service client's socket pool to match
+ * (`DEFAULT_MAX_SOCKETS` in src/config/aws-clients.ts).
  *
  * Each limit starts low and grows while AWS accepts calls of its pool: by one
  * per accepted call while below the slow-start threshold (it doubles per round
@@ -36,7 +41,7 @@ export interface PoolSettings {
 /** The documented defaults. */
 export const POOL_DEFAULTS: Readonly<Record<OperationPool, Readonly<PoolSettings>>> = {
   'cloud-control': { initial: 16, floor: 2, ceiling: 250 },
-  sdk: { initial: 10, floor: 2, ceiling: 25 },
+  sdk: { initial: 10, floor: 2, ceiling: 200 },
 };
 
 /** What one pool did in a run (for reports and benchmarks). */

@@ -49,6 +49,8 @@ describe('rollback of a failed deploy', () => {
       ],
       { cwd: APP },
     );
+  /** Destroys the stack from the assembly its last deploy synthesized into `out` (no second synthesis). */
+  const destroy = (stack: string) => h.cdkd(['destroy', stack, '--force', '--app', out]);
   const failLogGroups = () =>
     h.emulator.control.addFault({
       service: 'logs',
@@ -96,7 +98,7 @@ describe('rollback of a failed deploy', () => {
     expect(attrs.filter((r) => r.type === 'AWS::SQS::Queue')).toHaveLength(1);
     // The clean rollback left no journal (the failed create made nothing).
     expect(await h.stateObjectExists(journalKey(stack))).toBe(false);
-    expectExit(await h.cdkd(['destroy', '--force', '-o', out, '-c', `stackName=${stack}`], { cwd: APP }));
+    expectExit(await destroy(stack));
   });
 
   it('with --no-rollback keeps them and the journal; cdkd rollback reverts them later, --orphan leaving one', async () => {
@@ -136,7 +138,7 @@ describe('rollback of a failed deploy', () => {
     const again = await h.cdkd(['rollback', stack]);
     expectExit(again);
     expect(again.stderr).toMatch(/no rollback journal, nothing to roll back/);
-    expectExit(await h.cdkd(['destroy', '--force', '-o', out, '-c', `stackName=${stack}`], { cwd: APP }));
+    expectExit(await destroy(stack));
   });
 
   it('reverses a replacement: the original is back in state and the new copy is gone', async () => {
@@ -151,7 +153,7 @@ describe('rollback of a failed deploy', () => {
     const queues = (await h.appInventory()).filter((r) => r.type === 'AWS::SQS::Queue');
     expect(queues.map((q) => q.identifier)).toEqual([expect.stringContaining('rb-original')]);
     expect((await h.readState(stack))!.deposed ?? []).toEqual([]);
-    expectExit(await h.cdkd(['destroy', '--force', '-o', out, '-c', `stackName=${stack}`], { cwd: APP }));
+    expectExit(await destroy(stack));
   });
 
   /** Starts a deploy and resolves once its progress events show `pattern`. */
@@ -213,7 +215,7 @@ describe('rollback of a failed deploy', () => {
       expectExit(rollback);
       expect(await snapshot(stack)).toEqual(before);
       expect(await h.stateObjectExists(journalKey(stack))).toBe(false);
-      expectExit(await h.cdkd(['destroy', '--force', '-o', out, '-c', `stackName=${stack}`], { cwd: APP }));
+      expectExit(await destroy(stack));
     },
   );
 });

@@ -57,6 +57,27 @@ function resourceOfType(template: Template, type: string) {
   return Object.values(template.Resources).find((r) => r.Type === type);
 }
 
+const multi = path.join(examples, 'multi-stack-app');
+let multiAssembly: Promise<string> | undefined;
+/**
+ * The multi-stack app's cloud assembly, synthesized once: the selection and
+ * listing cases read it with `--app <dir>` (stack selection runs on the
+ * assembly either way; the app itself is synthesized by the first case).
+ */
+function multiStackAssembly(): Promise<string> {
+  multiAssembly ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(tmp, 'multi-'));
+    const synth = await cdkd(multi, ['synth', '--all', '--output', dir]);
+    expect(synth.status).toBe(0);
+    return dir;
+  })();
+  return multiAssembly;
+}
+/** cdkd on the multi-stack app's assembly. */
+async function onMulti(args: string[]) {
+  return cdkd(tmp, [...args, '--app', await multiStackAssembly()]);
+}
+
 describe('cdkd synth', () => {
   const basic = path.join(examples, 'basic-app');
 
@@ -111,8 +132,6 @@ describe('cdkd synth', () => {
   });
 
   describe('stack selection in a multi-stack app', () => {
-    const multi = path.join(examples, 'multi-stack-app');
-
     test('several stacks and no name: an error that lists the stacks and suggests --all', async () => {
       const { status, stdout, stderr } = await cdkd(multi, ['synth']);
       expect(status).not.toBe(0);
@@ -124,7 +143,7 @@ describe('cdkd synth', () => {
     });
 
     test('an unknown name: an error naming it and listing the stacks that exist', async () => {
-      const { status, stdout, stderr } = await cdkd(multi, ['synth', 'Nope']);
+      const { status, stdout, stderr } = await onMulti(['synth', 'Nope']);
       expect(status).not.toBe(0);
       expect(stdout).toBe('');
       expect(stderr).toContain("No stack in this app matches 'Nope'.");
@@ -132,13 +151,13 @@ describe('cdkd synth', () => {
     });
 
     test('a stack brings the stacks it depends on, unless --exclusively', async () => {
-      const withDeps = await cdkd(multi, ['synth', 'Consumer']);
+      const withDeps = await onMulti(['synth', 'Consumer']);
       expect(withDeps.status).toBe(0);
       const docs = YAML.parseAllDocuments(withDeps.stdout).map((d) => d.toJS() as Template);
       expect(docs.map((t) => resourceOfType(t, 'AWS::SQS::Queue') !== undefined)).toEqual([true, false]);
       expect(withDeps.stderr).toContain('Including dependency stacks: Producer');
 
-      const alone = await cdkd(multi, ['synth', 'Consumer', '--exclusively', '--json']);
+      const alone = await onMulti(['synth', 'Consumer', '--exclusively', '--json']);
       expect(alone.status).toBe(0);
       const template = JSON.parse(alone.stdout) as Template;
       expect(resourceOfType(template, 'AWS::SSM::Parameter')!.Properties!.Value).toEqual({
@@ -147,31 +166,29 @@ describe('cdkd synth', () => {
     });
 
     test('stage paths and globs select stacks in stages; --all takes the top-level stacks', async () => {
-      const staged = await cdkd(multi, ['synth', 'Staging/*', '--json']);
+      const staged = await onMulti(['synth', 'Staging/*', '--json']);
       expect(staged.status).toBe(0);
       expect(resourceOfType(JSON.parse(staged.stdout) as Template, 'AWS::SQS::Queue')).toBeDefined();
 
-      const all = await cdkd(multi, ['synth', '--all', '--json']);
+      const all = await onMulti(['synth', '--all', '--json']);
       expect(all.status).toBe(0);
       expect(Object.keys(JSON.parse(all.stdout))).toEqual(['Producer', 'Consumer']);
 
-      const everything = await cdkd(multi, ['synth', '**', '--json']);
+      const everything = await onMulti(['synth', '**', '--json']);
       expect(Object.keys(JSON.parse(everything.stdout))).toEqual(['Producer', 'Consumer', 'Staging/Service']);
     });
   });
 });
 
 describe('cdkd list / ls', () => {
-  const multi = path.join(examples, 'multi-stack-app');
-
   test('prints one stack per line on stdout, stages included', async () => {
-    const { status, stdout } = await cdkd(multi, ['list']);
+    const { status, stdout } = await onMulti(['list']);
     expect(status).toBe(0);
     expect(stdout).toBe('Producer\nConsumer\nStaging/Service (Staging-Service)\n');
   });
 
   test('ls --long adds environments and dependencies', async () => {
-    const { status, stdout } = await cdkd(multi, ['ls', '--long']);
+    const { status, stdout } = await onMulti(['ls', '--long']);
     expect(status).toBe(0);
     const stacks = YAML.parse(stdout) as Array<{
       id: string;
@@ -189,7 +206,7 @@ describe('cdkd list / ls', () => {
   });
 
   test('--json, with names: the stacks and what they depend on', async () => {
-    const { status, stdout } = await cdkd(multi, ['ls', 'Consumer', '--json']);
+    const { status, stdout } = await onMulti(['ls', 'Consumer', '--json']);
     expect(status).toBe(0);
     expect((JSON.parse(stdout) as Array<{ path: string }>).map((s) => s.path)).toEqual([
       'Producer',
@@ -198,7 +215,7 @@ describe('cdkd list / ls', () => {
   });
 
   test('an unknown name lists the stacks that exist', async () => {
-    const { status, stderr } = await cdkd(multi, ['ls', 'Nope']);
+    const { status, stderr } = await onMulti(['ls', 'Nope']);
     expect(status).not.toBe(0);
     expect(stderr).toContain('Stacks in this app: Producer, Consumer, Staging/Service (Staging-Service)');
   });

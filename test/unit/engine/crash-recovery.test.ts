@@ -15,11 +15,13 @@ import { destroyStack } from '../../../src/engine/destroy-stack';
 import { ResourceProvisioner } from '../../../src/engine/provisioner';
 import { StackSession } from '../../../src/engine/stack-session';
 import { buildCreateContext } from '../../../src/provisioning/create-context';
+import type { CreateContext } from '../../../src/plugin-api';
 import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
 import { SchemaStore } from '../../../src/provisioning/schema-store';
 import { pushState } from '../../../src/state/push';
 import { clearSecrets, registerSecret } from '../../../src/template/redaction';
 import { parseTemplate } from '../../../src/template/types';
+import { ProvisioningError } from '../../../src/util/errors';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 import { testStore, useEmulator } from '../state/helpers';
 import type { TestStore } from '../state/helpers';
@@ -272,6 +274,108 @@ describe('recovery from an interrupted run', () => {
     const after = (await store.backend.getState('Made', REGION))!.state;
     expect(after.resources.G.physicalId).toBe('fixed-group');
     expect(after.deposed).toBeUndefined();
+  });
+
+  it('settles a pending pack operation through the pack that received it, and names it when it is gone', async () => {
+    const type = 'Acme::Test::Thing';
+    const schema = {
+      typeName: type,
+      properties: { Name: { type: 'string' }, Arn: { type: 'string' } },
+      additionalProperties: false,
+      primaryIdentifier: ['/properties/Name'],
+      createOnlyProperties: ['/properties/Name'],
+      readOnlyProperties: ['/properties/Arn'],
+    };
+    const calls: Array<{ pack: string; token?: string; inDoubt?: boolean }> = [];
+    let failFirst = true;
+    const pack = (name: string, pluginType: string) => ({
+      pluginName: name,
+      pluginType,
+      pluginVersion: '1.0.0',
+      result: {
+        apiVersion: 1,
+        name,
+        providers: [
+          {
+            resourceType: type,
+            handledProperties: ['Name'],
+            schema,
+            createProvider: () => ({
+              create: async (_id: string, _t: string, props: Record<string, unknown>, c: CreateContext) => {
+                calls.push({ pack: name, token: c.idempotencyToken, inDoubt: c.inDoubt });
+                if (name === '@acme/a' && failFirst) {
+                  failFirst = false;
+                  // The call went out and its answer was lost: the outcome is in doubt, the intent stays pending.
+                  throw new ProvisioningError('connection reset', { inDoubt: true });
+                }
+                return { physicalId: `${name}/${String(props.Name)}` };
+              },
+              update: async () => ({ physicalId: 'x', wasReplaced: false }),
+              delete: async () => undefined,
+            }),
+          },
+        ],
+      },
+    });
+    /** A deploy with these packs installed (their schemas known to the plan, as the CLI loads them). */
+    const withPacks =
+      (...packs: ReturnType<typeof pack>[]) =>
+      (resources: Record<string, unknown>): Promise<DeployStackResult> => {
+        const registry = ProviderRegistry.fromPacks(packs, schemas);
+        const p = new ResourceProvisioner({
+          registry,
+          schemas: registry.schemas,
+          factory: store.factory,
+          logger: createLogger(host),
+          retry: { maxAttempts: 1, baseDelayMs: 1 },
+        });
+        return deployStack(
+          { stackName: 'Packs', region: REGION, template: parseTemplate({ Resources: resources }) },
+          {
+            store,
+            provisioner: p,
+            schemas: registry.schemas,
+            factory: store.factory,
+            ioHost: host,
+            concurrency: 4,
+            rollback: false,
+          },
+        );
+      };
+    const things = { T: { Type: type, Properties: { Name: 'one' } } };
+
+    expect((await withPacks(pack('@acme/a', 'user'))(things)).ok).toBe(false);
+    const pending = (await store.backend.getState('Packs', REGION))!.state.pendingIntents;
+    expect(pending).toEqual([
+      expect.objectContaining({ logicalId: 'T', providerPack: '@acme/a', providerPackVersion: '1.0.0' }),
+    ]);
+
+    // Another pack registers the type now: the pending call is not re-sent through it.
+    await expect(withPacks(pack('@acme/b', 'user'))(things)).rejects.toMatchObject({
+      code: 'SETTLE_FAILED',
+      message: expect.stringContaining(
+        'T: An interrupted run sent an operation on a Acme::Test::Thing through the provider pack @acme/a 1.0.0, which is not installed now',
+      ),
+    });
+    expect(calls.map((c) => c.pack)).toEqual(['@acme/a']);
+
+    // With @acme/a back (and @acme/b ranked above it for new resources), the settle goes to @acme/a with the same token.
+    const settled = await withPacks(pack('@acme/a', 'user'), pack('@acme/b', 'project'))(things);
+    expect(settled.ok).toBe(true);
+    expect(calls.map((c) => c.pack)).toEqual(['@acme/a', '@acme/a']);
+    expect(calls[1]).toEqual({ pack: '@acme/a', token: calls[0].token, inDoubt: true });
+    expect(host.text().join('\n')).toMatch(
+      /settling 1 operation\(s\) an interrupted run left in flight before planning: T \(create through @acme\/a\)\./,
+    );
+    const state = (await store.backend.getState('Packs', REGION))!.state;
+    expect(state.resources.T).toEqual(
+      expect.objectContaining({
+        physicalId: '@acme/a/one',
+        providerPack: '@acme/a',
+        providerPackVersion: '1.0.0',
+      }),
+    );
+    expect(state.pendingIntents).toBeUndefined();
   });
 
   it('writes the full state to a local file when the final save fails, and state push restores it', async () => {

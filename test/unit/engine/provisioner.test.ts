@@ -212,6 +212,41 @@ describe('ResourceProvisioner.assertProvisionable', () => {
   });
 });
 
+describe('settling an intent (routeIntent)', () => {
+  it('re-sends through the pack the intent names, and never through another pack registered for the type', async () => {
+    const { p } = await provisioner();
+    const queue = { resourceType: 'AWS::SQS::Queue', provisionedBy: 'sdk' as const };
+    const same = p.routeIntent(
+      { ...queue, providerPack: '@acme/billing', providerPackVersion: '2.3.0' },
+      'us-east-1',
+    );
+    expect(same.provenance).toEqual({
+      provisionedBy: 'sdk',
+      providerPack: '@acme/billing',
+      providerPackVersion: '2.3.0',
+    });
+    expect(same.decision.reason).toBe('the pending operation was sent through @acme/billing');
+    // @acme/billing registers queues now, but the call went to @gone/sqs: only that pack can settle it.
+    let caught: (Error & { code?: string; remedy?: string }) | undefined;
+    try {
+      p.routeIntent({ ...queue, providerPack: '@gone/sqs', providerPackVersion: '1.0.0' }, 'us-east-1');
+    } catch (err) {
+      caught = err as Error;
+    }
+    expect(caught?.code).toBe('PACK_MISSING');
+    expect(caught?.message).toMatch(
+      /^An interrupted run sent an operation on a AWS::SQS::Queue through the provider pack @gone\/sqs 1\.0\.0, which is not installed now/,
+    );
+    expect(caught?.remedy).toContain('cdkd plugins install @gone/sqs');
+    // An intent from before intents named their pack: the pack registered for the type now.
+    expect(p.routeIntent(queue, 'us-east-1').provenance.providerPack).toBe('@acme/billing');
+    expect(
+      p.routeIntent({ ...queue, provisionedBy: 'cc-api', providerPack: undefined }, 'us-east-1').decision
+        .route,
+    ).toBe('cc-api');
+  });
+});
+
 describe('nested stacks (AWS::CloudFormation::Stack)', () => {
   const nested = (extra: Partial<ResourceState> = {}): ResourceState => ({
     physicalId: 'arn:aws:cloudformation:us-east-1:123456789012:stack/S~Child/1',

@@ -4,7 +4,7 @@ import { WriteAheadWriter } from '../../../src/engine/write-ahead';
 import { StackStateBuilder } from '../../../src/state/state-builder';
 import { replaySegments } from '../../../src/state/wal-replay';
 import { WAL_FORMAT_VERSION, WalConflictError } from '../../../src/state/write-ahead-log';
-import type { WalSegment } from '../../../src/state/write-ahead-log';
+import type { WalSegment, WriteAheadLogStore } from '../../../src/state/write-ahead-log';
 import { testStore, useEmulator } from './helpers';
 
 const ctx = useEmulator();
@@ -76,7 +76,7 @@ describe('write-ahead log', () => {
     expect(replay.stale.map((r) => r.seq)).toEqual([2]);
   });
 
-  it('group-commits: records queued while a segment is written go out together, in order', async () => {
+  it('group-commits: records queued in one turn of the event loop go out together, in order', async () => {
     const store = await testStore(ctx.emulator);
     const writer = new WriteAheadWriter({
       store: store.wal,
@@ -90,8 +90,8 @@ describe('write-ahead log', () => {
       writer.append({ t: 'amend', id: `i${i}`, attempt: i }),
     );
     await Promise.all(durable);
-    // The first record went out alone; the 19 queued behind it rode the next segment.
-    expect(writer.stats.writes).toBe(2);
+    // A burst of ready operations is one segment.
+    expect(writer.stats.writes).toBe(1);
     const refs = await store.wal.list('Wal', REGION);
     const segments = await Promise.all(refs.map((r) => store.wal.read(r)));
     expect(segments.flatMap((s) => s!.records.map((r) => (r as { attempt: number }).attempt))).toEqual(
@@ -108,6 +108,103 @@ describe('write-ahead log', () => {
       }),
     );
     expect([...(versions.Versions ?? []), ...(versions.DeleteMarkers ?? [])]).toEqual([]);
+  });
+
+  /** The store with the write of one segment held until released (or failed), and each write's start and end seen. */
+  function gatedStore(real: WriteAheadLogStore, heldSeq: number) {
+    let release!: (fail?: Error) => void;
+    const held = new Promise<Error | undefined>((resolve) => (release = resolve));
+    const started: number[] = [];
+    const landed: number[] = [];
+    const waiters: Array<() => void> = [];
+    const seen = () => waiters.splice(0).forEach((w) => w());
+    const store = Object.create(real) as WriteAheadLogStore;
+    store.write = async (seg: WalSegment) => {
+      started.push(seg.seq);
+      seen();
+      if (seg.seq === heldSeq) {
+        const fail = await held;
+        if (fail) throw fail;
+      }
+      const out = await real.write(seg);
+      landed.push(seg.seq);
+      seen();
+      return out;
+    };
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
+    };
+    return { store, release, started, landed, until };
+  }
+  const writerOn = (store: WriteAheadLogStore, onFailure?: (err: unknown) => void) =>
+    new WriteAheadWriter({
+      store,
+      stackName: 'Wal',
+      region: REGION,
+      lineage: 'L1',
+      writer: 'me',
+      firstSeq: 1,
+      ...(onFailure ? { onFailure } : {}),
+    });
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('writes a waiting intent while an earlier segment is in flight, but acknowledges it only after that one', async () => {
+    const g = gatedStore((await testStore(ctx.emulator)).wal, 1);
+    const writer = writerOn(g.store);
+    writer.post({ t: 'amend', id: 'outcome-before', attempt: 1 });
+    await g.until(() => g.started.includes(1));
+    let acknowledged = false;
+    const intent = writer.append({ t: 'amend', id: 'intent-after', attempt: 2 });
+    void intent.then(() => (acknowledged = true));
+    // Segment 2 goes out at once and lands; segment 1 is still in flight.
+    await g.until(() => g.landed.includes(2));
+    await turn();
+    expect(acknowledged).toBe(false);
+    expect(writer.lastDurableSeq).toBe(0);
+    expect(writer.written).toEqual([]);
+    g.release();
+    await intent;
+    expect(writer.lastDurableSeq).toBe(2);
+    expect(writer.written.map((r) => r.seq)).toEqual([1, 2]);
+    expect(writer.stats.writes).toBe(2);
+  });
+
+  it('does not open a second segment for outcomes alone: they ride the next one', async () => {
+    const g = gatedStore((await testStore(ctx.emulator)).wal, 1);
+    const writer = writerOn(g.store);
+    writer.post({ t: 'amend', id: 'a', attempt: 1 });
+    await g.until(() => g.started.includes(1));
+    writer.post({ t: 'amend', id: 'b', attempt: 1 });
+    writer.post({ t: 'amend', id: 'c', attempt: 1 });
+    await turn();
+    await turn();
+    expect(g.started).toEqual([1]);
+    g.release();
+    await writer.flush();
+    expect(g.started).toEqual([1, 2]);
+    const second = await g.store.read(writer.written[1]);
+    expect(second!.records.map((r) => (r as { id: string }).id)).toEqual(['b', 'c']);
+  });
+
+  it('refuses what a later segment carried when an earlier one fails, and reports that segment as unacknowledged', async () => {
+    const g = gatedStore((await testStore(ctx.emulator)).wal, 1);
+    const failures: unknown[] = [];
+    const writer = writerOn(g.store, (err) => failures.push(err));
+    const first = writer.append({ t: 'amend', id: 'a', attempt: 1 });
+    await g.until(() => g.started.includes(1));
+    const second = writer.append({ t: 'amend', id: 'b', attempt: 1 });
+    await g.until(() => g.landed.includes(2));
+    const refused = Promise.all([
+      expect(first).rejects.toThrow('S3 is gone'),
+      expect(second).rejects.toThrow('S3 is gone'),
+    ]);
+    g.release(new Error('S3 is gone'));
+    await refused;
+    await expect(writer.flush()).rejects.toThrow('S3 is gone');
+    expect(failures).toHaveLength(1);
+    expect(writer.lastDurableSeq).toBe(0);
+    expect(writer.written).toEqual([]);
+    expect(writer.unacknowledged.map((r) => r.seq)).toEqual([2]);
   });
 
   it('stops for good when a segment cannot be written: every waiting record is refused', async () => {

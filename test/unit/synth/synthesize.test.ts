@@ -153,8 +153,10 @@ new cdk.Stack(stage, 'Service');
     expect(fs.readFileSync(path.join(dir(), 'runs.txt'), 'utf8')).toBe('run\n');
   });
 
-  test('--app pointing at a cloud assembly directory reads it without running the app', async () => {
+  test('--app pointing at a cloud assembly directory reads it without running the app (or loading toolkit-lib), under a read lock', async () => {
     await result.dispose();
+    const out = path.join(dir(), 'cdk.out');
+    const locks = () => fs.readdirSync(out).filter((f) => f.endsWith('.lock'));
     const again = await synthesize({
       config: config(dir(), { app: 'cdk.out' }),
       ioHost: new RecordingIoHost(),
@@ -166,9 +168,42 @@ new cdk.Stack(stage, 'Service');
         'Pinned',
         'Beta/Service',
       ]);
+      expect(again.stacks.find((s) => s.displayPath === 'Consumer')!.template).toEqual(
+        JSON.parse(
+          fs.readFileSync(again.stacks.find((s) => s.displayPath === 'Consumer')!.templateFile, 'utf8'),
+        ),
+      );
       expect(fs.readFileSync(path.join(dir(), 'runs.txt'), 'utf8')).toBe('run\n');
+      // toolkit-lib's reader marker, which a CDK CLI synthesizing into the directory respects.
+      expect(locks()).toEqual([expect.stringMatching(new RegExp(`^read\\.${process.pid}\\.\\d+\\.lock$`))]);
     } finally {
       await again.dispose();
+    }
+    expect(locks()).toEqual([]);
+  });
+
+  test("an assembly directory another live process is writing into is refused; a dead writer's lock is cleared", async () => {
+    const out = path.join(dir(), 'cdk.out');
+    const writerLock = path.join(out, 'synth.lock');
+    const livePid = process.ppid;
+    fs.writeFileSync(writerLock, String(livePid));
+    try {
+      await expect(
+        synthesize({ config: config(dir(), { app: 'cdk.out' }), ioHost: new RecordingIoHost() }),
+      ).rejects.toMatchObject({
+        code: 'ASSEMBLY_DIRECTORY_BUSY',
+        message: expect.stringContaining(`another CLI (PID=${livePid}) is currently synthesizing into it`),
+      });
+      // A PID no process has: the lock is stale, removed, and the read goes ahead.
+      fs.writeFileSync(writerLock, '999999999');
+      const read = await synthesize({
+        config: config(dir(), { app: 'cdk.out' }),
+        ioHost: new RecordingIoHost(),
+      });
+      await read.dispose();
+      expect(fs.existsSync(writerLock)).toBe(false);
+    } finally {
+      fs.rmSync(writerLock, { force: true });
     }
   });
 });
