@@ -452,6 +452,52 @@ describe('recovery from an interrupted run', () => {
     expect(await appTopics()).toHaveLength(1);
   });
 
+  it('names the lost lock, not the aborted calls, when the lock is taken while it settles', async () => {
+    await dieDuringCreate('SettleLost', 'A', 'settle-lost-a', false);
+    // The re-sent create is held long enough for the lock to be taken from under it.
+    await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 3000);
+    let stolen: Promise<void> | undefined;
+    const held = () =>
+      [...(store.locks as unknown as { held: Map<string, { renew(): Promise<void> }> }).held.values()][0];
+    const running = deployStack(
+      {
+        stackName: 'SettleLost',
+        region: REGION,
+        template: parseTemplate({ Resources: topics({ A: 'settle-lost-a' }) }),
+      },
+      {
+        store,
+        provisioner,
+        schemas,
+        factory: store.factory,
+        ioHost: {
+          notify: (m) => {
+            host.notify(m);
+            if (!stolen && m.message.includes('settling 1 operation(s)')) {
+              stolen = (async () => {
+                await store.locks.forceUnlock('SettleLost', REGION);
+                await held()?.renew();
+              })();
+            }
+          },
+        },
+        concurrency: 1,
+        rollback: false,
+      },
+    );
+    const error = await running.then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    await stolen;
+    expect(error?.message).toMatch(/Lost the lock on SettleLost/);
+    expect(error?.message).not.toMatch(/could not be settled/);
+    await ctx.emulator.control.clearTypeSettings();
+    const next = await deploy('SettleLost', topics({ A: 'settle-lost-a' }));
+    expect(next.ok).toBe(true);
+    expect(await appTopics()).toHaveLength(1);
+  });
+
   it('stops when another process takes the lock, writes no state.json, and the next deploy converges', async () => {
     await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 300);
     const names = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`T${i}`, `lost-${i}`]));
