@@ -23,6 +23,7 @@ import { clearSecrets, registerSecret } from '../../../src/template/redaction';
 import { parseTemplate } from '../../../src/template/types';
 import { ProvisioningError } from '../../../src/util/errors';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
+import type { IoHost, IoMessage } from '../../../src/util/io-host';
 import { testStore, useEmulator } from '../state/helpers';
 import type { TestStore } from '../state/helpers';
 
@@ -66,6 +67,28 @@ describe('recovery from an interrupted run', () => {
     (await ctx.emulator.control.inventory())
       .filter((r) => r.type === 'AWS::SNS::Topic')
       .map((r) => r.identifier);
+
+  /**
+   * An ioHost that records into `host` and, at the first message `when` picks, has another process
+   * take the stack's lock (force-unlock) and this run renew it, so the run learns it lost the lock.
+   */
+  function stealsLockWhen(stackName: string, when: (m: IoMessage) => boolean) {
+    let stolen: Promise<void> | undefined;
+    const held = () =>
+      [...(store.locks as unknown as { held: Map<string, { renew(): Promise<void> }> }).held.values()][0];
+    const ioHost: IoHost = {
+      notify: (m) => {
+        host.notify(m);
+        if (!stolen && when(m)) {
+          stolen = (async () => {
+            await store.locks.forceUnlock(stackName, REGION);
+            await held()?.renew();
+          })();
+        }
+      },
+    };
+    return { ioHost, stolen: () => stolen };
+  }
 
   /** Opens a session, announces a create, optionally sends it, and abandons the session like a killed process. */
   async function dieDuringCreate(
@@ -456,9 +479,7 @@ describe('recovery from an interrupted run', () => {
     await dieDuringCreate('SettleLost', 'A', 'settle-lost-a', false);
     // The re-sent create is held long enough for the lock to be taken from under it.
     await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 3000);
-    let stolen: Promise<void> | undefined;
-    const held = () =>
-      [...(store.locks as unknown as { held: Map<string, { renew(): Promise<void> }> }).held.values()][0];
+    const thief = stealsLockWhen('SettleLost', (m) => m.message.includes('settling 1 operation(s)'));
     const running = deployStack(
       {
         stackName: 'SettleLost',
@@ -470,17 +491,7 @@ describe('recovery from an interrupted run', () => {
         provisioner,
         schemas,
         factory: store.factory,
-        ioHost: {
-          notify: (m) => {
-            host.notify(m);
-            if (!stolen && m.message.includes('settling 1 operation(s)')) {
-              stolen = (async () => {
-                await store.locks.forceUnlock('SettleLost', REGION);
-                await held()?.renew();
-              })();
-            }
-          },
-        },
+        ioHost: thief.ioHost,
         concurrency: 1,
         rollback: false,
       },
@@ -489,7 +500,7 @@ describe('recovery from an interrupted run', () => {
       () => undefined,
       (e: unknown) => e as Error,
     );
-    await stolen;
+    await thief.stolen();
     expect(error?.message).toMatch(/Lost the lock on SettleLost/);
     expect(error?.message).not.toMatch(/could not be settled/);
     await ctx.emulator.control.clearTypeSettings();
@@ -501,6 +512,11 @@ describe('recovery from an interrupted run', () => {
   it('stops when another process takes the lock, writes no state.json, and the next deploy converges', async () => {
     await ctx.emulator.control.setTypeLatency('AWS::SNS::Topic', 300);
     const names = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`T${i}`, `lost-${i}`]));
+    // The moment the first topic is created, someone force-unlocks and the lock is renewed.
+    const thief = stealsLockWhen('Lost', (m) => {
+      const e = m.data as { status?: string } | undefined;
+      return m.code === 'CDKD_RESOURCE_EVENT' && e?.status === 'succeeded';
+    });
     const running = deployStack(
       { stackName: 'Lost', region: REGION, template: parseTemplate({ Resources: topics(names) }) },
       {
@@ -508,27 +524,12 @@ describe('recovery from an interrupted run', () => {
         provisioner,
         schemas,
         factory: store.factory,
-        ioHost: {
-          notify: (m) => {
-            host.notify(m);
-            // The moment the first topic is created, someone force-unlocks and the lock is renewed.
-            const e = m.data as { status?: string; logicalId?: string } | undefined;
-            if (m.code === 'CDKD_RESOURCE_EVENT' && e?.status === 'succeeded' && !stolen) {
-              stolen = (async () => {
-                await store.locks.forceUnlock('Lost', REGION);
-                await held()?.renew();
-              })();
-            }
-          },
-        },
+        ioHost: thief.ioHost,
         concurrency: 1,
       },
     );
-    let stolen: Promise<void> | undefined;
-    const held = () =>
-      [...(store.locks as unknown as { held: Map<string, { renew(): Promise<void> }> }).held.values()][0];
     await expect(running).rejects.toThrow(/Lost the lock on Lost.*state\.json was not written/s);
-    await stolen;
+    await thief.stolen();
     expect(await store.backend.getState('Lost', REGION)).toBeUndefined();
     await ctx.emulator.control.clearTypeSettings();
     const next = await deploy('Lost', topics(names));
