@@ -213,7 +213,8 @@ function defaultNetwork(account: string, region: string): Network {
   return { vpcs: [vpc], subnets, routeTables: [table], vpnGateways: [] };
 }
 
-const ROUTE_TARGETS = [
+/** The targets a route may name (one of them). */
+export const ROUTE_TARGETS = [
   'GatewayId',
   'NatGatewayId',
   'TransitGatewayId',

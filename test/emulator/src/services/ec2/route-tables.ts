@@ -9,23 +9,12 @@ import { AwsError } from '../../core/errors';
 import type { CallContext, Operations } from '../../core/service';
 import type { CloudControlResourcesApi } from '../cloudcontrol/resources-api';
 import type { Tag } from './filters';
-import { network } from './network';
+import { network, ROUTE_TARGETS } from './network';
 
 type Input = Record<string, unknown> & {
   DryRun?: boolean;
   TagSpecifications?: Array<{ ResourceType?: string; Tags?: Tag[] }>;
 };
-
-/** The targets a route may name (one of them). */
-const TARGETS = [
-  'GatewayId',
-  'NatGatewayId',
-  'TransitGatewayId',
-  'VpcPeeringConnectionId',
-  'NetworkInterfaceId',
-  'InstanceId',
-  'EgressOnlyInternetGatewayId',
-] as const;
 
 const fail = (code: string, message: string) => new AwsError(code, message, 400);
 
@@ -115,7 +104,7 @@ export function routeTableOperations(resources: () => CloudControlResourcesApi):
           'InvalidParameterValue',
           `Value (${input.DestinationCidrBlock}) for parameter destinationCidrBlock is invalid. This is not a valid CIDR block.`,
         );
-      const targets = TARGETS.filter((t) => typeof input[t] === 'string');
+      const targets = ROUTE_TARGETS.filter((t) => typeof input[t] === 'string');
       if (targets.length !== 1)
         throw fail(
           'InvalidParameterCombination',
