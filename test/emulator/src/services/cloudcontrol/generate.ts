@@ -62,6 +62,12 @@ function hex(length: number): string {
     .slice(0, length);
 }
 
+/** A public IPv4 address from Amazon's 3.0.0.0/9 and 52.0.0.0/11 ranges. */
+function publicIpv4(): string {
+  const [a, b, c, d] = randomBytes(4);
+  return a! % 2 ? `3.${b! % 128}.${c}.${(d! % 254) + 1}` : `52.${b! % 32}.${c}.${(d! % 254) + 1}`;
+}
+
 /** Fills `${Var}` of an ARN template from the model; undefined when a variable has no value. */
 export function fillArnTemplate(
   template: string,
@@ -207,6 +213,11 @@ const ATTRIBUTE_SHAPES: Record<string, (model: Record<string, unknown>, scope: S
   // A route's identifier part is its destination; an association's id is EC2's `rtbassoc-` id.
   'AWS::EC2::Route.CidrBlock': (m) => m.DestinationCidrBlock ?? m.DestinationIpv6CidrBlock,
   'AWS::EC2::SubnetRouteTableAssociation.Id': () => `rtbassoc-${hex(17)}`,
+  // A VPC group's Ref (its Id) is its group id; an address is an IPv4 address, its association `eipassoc-`.
+  'AWS::EC2::SecurityGroup.Id': (m) => m.GroupId ?? `sg-${hex(17)}`,
+  'AWS::EC2::EIP.PublicIp': () => publicIpv4(),
+  'AWS::EC2::EIPAssociation.Id': () => `eipassoc-${hex(17)}`,
+  'AWS::EC2::NatGateway.EniId': () => `eni-${hex(17)}`,
   'AWS::Lambda::Function.SnapStartResponse.ApplyOn': () => 'None',
   'AWS::Lambda::Function.SnapStartResponse.OptimizationStatus': () => 'Off',
 };

@@ -1,15 +1,18 @@
 /**
  * Amazon EC2 (ec2Query): what templates, lookups and CDK's handlers use: the
  * zones (`Fn::GetAZs`), the VPC network `ec2.Vpc.fromLookup` describes, and
- * security groups with their rules (`restrictDefaultSecurityGroup`), answered
- * from the EC2 resources Cloud Control keeps.
+ * security groups with their rules (`restrictDefaultSecurityGroup`), and the
+ * native calls that make VPC parts, security groups, Elastic IPs and NAT
+ * gateways, answered from and kept as the EC2 resources Cloud Control keeps.
  */
 import { AwsQueryCodec } from '../../core/protocols/aws-query';
 import type { ServiceModule } from '../../core/service';
 import { ec2Operations } from './service';
 import { ec2Latency } from './latency';
 import { describeOperations } from './describe';
-import { SecurityGroupStore, securityGroupOperations } from './security-groups';
+import { securityGroupLifecycleOperations, securityGroupOperations } from './security-groups';
+import { addressOperations } from './addresses';
+import { Ec2Store } from './store';
 import { imageOperations } from './images';
 import { vpcCreateOperations } from './vpc-create';
 import { routeTableOperations } from './route-tables';
@@ -21,7 +24,8 @@ export const ec2: ServiceModule = {
   create(platform) {
     const models = (account: string, region: string, typeName: string) =>
       platform.api<CloudControlResourcesApi>('cloudcontrol').models(account, region, typeName);
-    const securityGroups = new SecurityGroupStore();
+    const store = new Ec2Store();
+    const resources = () => platform.api<CloudControlResourcesApi>('cloudcontrol');
     return {
       protocol: new AwsQueryCodec({
         version: '2016-11-15',
@@ -33,11 +37,13 @@ export const ec2: ServiceModule = {
         ...ec2Operations,
         ...imageOperations,
         ...describeOperations(models),
-        ...securityGroupOperations(securityGroups, models),
-        ...vpcCreateOperations(() => platform.api<CloudControlResourcesApi>('cloudcontrol')),
-        ...routeTableOperations(() => platform.api<CloudControlResourcesApi>('cloudcontrol')),
+        ...securityGroupOperations(store, models),
+        ...securityGroupLifecycleOperations(store, resources),
+        ...vpcCreateOperations(resources),
+        ...routeTableOperations(resources),
+        ...addressOperations(store, resources),
       },
-      store: securityGroups,
+      store,
       latency: ec2Latency,
     };
   },

@@ -13,9 +13,11 @@
  * it was made (Cloud Control's own read-back of a group does not show them).
  */
 import { AwsError } from '../../core/errors';
-import type { CallContext, Operations, ServiceStore } from '../../core/service';
+import type { CallContext, Operations } from '../../core/service';
 import { applyFilters, page, selectIds, type Filter, type FilterFields, type Tag } from './filters';
 import { derivedId, network, type Models } from './network';
+import type { Ec2Store } from './store';
+import type { CloudControlResourcesApi } from '../cloudcontrol/resources-api';
 
 type Direction = 'ingress' | 'egress';
 
@@ -62,23 +64,9 @@ interface RuleChangeInput {
 }
 
 /** The rules added and revoked through the native API, per group. */
-interface Changes {
+export interface Changes {
   added: Record<Direction, Rule[]>;
   revoked: Record<Direction, string[]>;
-}
-
-export class SecurityGroupStore implements ServiceStore {
-  /** `<account>|<region>|<group id>` → changes. */
-  readonly changes = new Map<string, Changes>();
-  clear(): void {
-    this.changes.clear();
-  }
-  snapshot(): unknown {
-    return Object.fromEntries(this.changes);
-  }
-  restore(saved: unknown): void {
-    for (const [k, v] of Object.entries((saved ?? {}) as Record<string, Changes>)) this.changes.set(k, v);
-  }
 }
 
 const PROTOCOLS: Record<string, string> = {
@@ -355,7 +343,7 @@ function dryRun(input: { DryRun?: boolean }): void {
 
 /** DescribeSecurityGroups and the four rule calls, reading Cloud Control's models at each call. */
 export function securityGroupOperations(
-  store: SecurityGroupStore,
+  store: Pick<Ec2Store, 'changes'>,
   models: (account: string, region: string, typeName: string) => Record<string, unknown>[],
 ): Operations {
   const here = (ctx: CallContext) =>
@@ -511,5 +499,152 @@ export function securityGroupOperations(
     AuthorizeSecurityGroupEgress: authorize('egress'),
     RevokeSecurityGroupIngress: revoke('ingress'),
     RevokeSecurityGroupEgress: revoke('egress'),
+  };
+}
+
+/**
+ * CreateSecurityGroup / DeleteSecurityGroup: a group made here is Cloud
+ * Control's AWS::EC2::SecurityGroup record (identifier: its group id), so
+ * Describe, Cloud Control and the inventory see it; a VPC's default group
+ * cannot be deleted, nor a group another group's rule or an interface uses.
+ */
+export function securityGroupLifecycleOperations(
+  store: Pick<Ec2Store, 'changes'>,
+  resources: () => CloudControlResourcesApi,
+): Operations {
+  const models = (ctx: CallContext, type: string) => resources().models(ctx.account, ctx.region, type);
+  const here = (ctx: CallContext) => groupsHere(ctx.account, ctx.region, (t) => models(ctx, t));
+  const changesKey = (ctx: CallContext, id: string) => `${ctx.account}|${ctx.region}|${id}`;
+  const invalid = (message: string) => new AwsError('InvalidParameterValue', message, 400);
+
+  return {
+    CreateSecurityGroup: (
+      ctx: CallContext,
+      input: {
+        GroupName?: string;
+        Description?: string;
+        VpcId?: string;
+        TagSpecifications?: { ResourceType?: string; Tags?: Tag[] }[];
+        DryRun?: boolean;
+      },
+    ) => {
+      const name = str(input.GroupName);
+      if (!name)
+        throw new AwsError('MissingParameter', 'The request must contain the parameter groupName', 400);
+      const description = str(input.Description);
+      if (!description)
+        throw new AwsError(
+          'MissingParameter',
+          'The request must contain the parameter groupDescription',
+          400,
+        );
+      if (name.length > 255)
+        throw invalid(`Invalid value '${name}' for groupName. Length exceeds maximum of 255.`);
+      if (description.length > 255)
+        throw invalid('Invalid value for groupDescription. Length exceeds maximum of 255.');
+      if (/^sg-/i.test(name)) throw invalid(`Group names may not be in the format sg-*.`);
+      const vpcs = network(ctx.account, ctx.region, (t) => models(ctx, t)).vpcs;
+      const vpcId = input.VpcId ?? vpcs.find((v) => v.IsDefault)?.VpcId;
+      if (!vpcId || !vpcs.some((v) => v.VpcId === vpcId))
+        throw new AwsError(
+          'InvalidVpcID.NotFound',
+          `The vpc ID '${String(input.VpcId)}' does not exist`,
+          400,
+        );
+      if (name === 'default')
+        throw new AwsError('InvalidGroup.Reserved', `The security group 'default' is reserved`, 400);
+      if (here(ctx).some((g) => g.VpcId === vpcId && g.GroupName === name))
+        throw new AwsError(
+          'InvalidGroup.Duplicate',
+          `The security group '${name}' already exists for VPC '${vpcId}'`,
+          400,
+        );
+      const tags: Tag[] = [];
+      for (const spec of input.TagSpecifications ?? []) {
+        if (spec.ResourceType !== 'security-group')
+          throw invalid(
+            `'${spec.ResourceType ?? ''}' is not a valid taggable resource type for this operation.`,
+          );
+        tags.push(...(spec.Tags ?? []).map((t) => ({ Key: t.Key, Value: t.Value ?? '' })));
+      }
+      dryRun(input);
+      const { model } = resources().create(ctx.account, ctx.region, 'AWS::EC2::SecurityGroup', {
+        GroupName: name,
+        GroupDescription: description,
+        VpcId: vpcId,
+        ...(tags.length ? { Tags: tags } : {}),
+      });
+      const groupId = String(model.GroupId);
+      return {
+        GroupId: groupId,
+        Tags: tags,
+        SecurityGroupArn: `arn:aws:ec2:${ctx.region}:${ctx.account}:security-group/${groupId}`,
+      };
+    },
+
+    DeleteSecurityGroup: (
+      ctx: CallContext,
+      input: { GroupId?: string; GroupName?: string; DryRun?: boolean },
+    ) => {
+      const groups = here(ctx);
+      let group: Group | undefined;
+      if (input.GroupId !== undefined) {
+        if (!/^sg-[0-9a-f]{8}([0-9a-f]{9})?$/.test(input.GroupId))
+          throw new AwsError(
+            'InvalidGroupId.Malformed',
+            `Invalid id: "${input.GroupId}" (expecting "sg-...")`,
+            400,
+          );
+        group = groups.find((g) => g.GroupId === input.GroupId);
+        if (!group)
+          throw new AwsError(
+            'InvalidGroup.NotFound',
+            `The security group '${input.GroupId}' does not exist`,
+            400,
+          );
+      } else if (input.GroupName !== undefined) {
+        const defaultVpc = network(ctx.account, ctx.region, (t) => models(ctx, t)).vpcs.find(
+          (v) => v.IsDefault,
+        )?.VpcId;
+        group = groups.find((g) => g.GroupName === input.GroupName && g.VpcId === defaultVpc);
+        if (!group)
+          throw new AwsError(
+            'InvalidGroup.NotFound',
+            `The security group '${input.GroupName}' does not exist in default VPC '${defaultVpc}'`,
+            400,
+          );
+      } else throw new AwsError('MissingParameter', 'The request must contain the parameter groupId', 400);
+      const id = group.GroupId;
+      const model = models(ctx, 'AWS::EC2::SecurityGroup').find((m) => m.GroupId === id);
+      if (!model)
+        throw new AwsError(
+          'CannotDelete',
+          `the specified group: "${id}" name: "${group.GroupName}" cannot be deleted by a user`,
+          400,
+        );
+      const referencedBy = groups.find(
+        (g) =>
+          g.GroupId !== id &&
+          (['ingress', 'egress'] as const).some((d) =>
+            rulesOf(g, store.changes.get(changesKey(ctx, g.GroupId)), d).some(
+              (r) => r.peer.kind === 'group' && r.peer.value === id,
+            ),
+          ),
+      );
+      const usedBy = (type: string, ...props: string[]) =>
+        models(ctx, type).some((m) =>
+          props.some((p) => Array.isArray(m[p]) && (m[p] as unknown[]).includes(id)),
+        );
+      if (
+        referencedBy ||
+        usedBy('AWS::EC2::Instance', 'SecurityGroupIds', 'SecurityGroups') ||
+        usedBy('AWS::EC2::NetworkInterface', 'GroupSet')
+      )
+        throw new AwsError('DependencyViolation', `resource ${id} has a dependent object`, 400);
+      dryRun(input);
+      resources().remove(ctx.account, ctx.region, 'AWS::EC2::SecurityGroup', String(model.Id ?? id));
+      store.changes.delete(changesKey(ctx, id));
+      return { Return: true, GroupId: id };
+    },
   };
 }

@@ -154,7 +154,9 @@ export function vpcCreateOperations(resources: () => CloudControlResourcesApi): 
       if (
         models(ctx, 'AWS::EC2::Subnet').some((s) => s.VpcId === id) ||
         models(ctx, 'AWS::EC2::VPCGatewayAttachment').some((a) => a.VpcId === id) ||
-        models(ctx, 'AWS::EC2::RouteTable').some((t) => t.VpcId === id)
+        models(ctx, 'AWS::EC2::RouteTable').some((t) => t.VpcId === id) ||
+        // The VPC's default group goes with it; any other group is a dependency.
+        models(ctx, 'AWS::EC2::SecurityGroup').some((g) => g.VpcId === id)
       )
         throw dependency('vpc', id);
       if (!resources().remove(ctx.account, ctx.region, 'AWS::EC2::VPC', id))
@@ -209,7 +211,10 @@ export function vpcCreateOperations(resources: () => CloudControlResourcesApi): 
     DeleteSubnet: (ctx, input: Input) => {
       const id = required(input, 'SubnetId');
       dryRun(input);
-      if (models(ctx, 'AWS::EC2::SubnetRouteTableAssociation').some((a) => a.SubnetId === id))
+      if (
+        models(ctx, 'AWS::EC2::SubnetRouteTableAssociation').some((a) => a.SubnetId === id) ||
+        models(ctx, 'AWS::EC2::NatGateway').some((n) => n.SubnetId === id)
+      )
         throw dependency('subnet', id);
       if (!resources().remove(ctx.account, ctx.region, 'AWS::EC2::Subnet', id))
         throw new AwsError('InvalidSubnetID.NotFound', `The subnet ID '${id}' does not exist`, 400);
