@@ -5,8 +5,18 @@
  * per step; the new value becomes AWSCURRENT and the old AWSPREVIOUS;
  * DescribeSecret reports the configuration; a failing step leaves AWSPENDING
  * and the next rotation is refused; CancelRotateSecret turns rotation off;
- * UpdateSecretVersionStage and the documented errors.
+ * UpdateSecretVersionStage and the documented errors; an
+ * AWS::SecretsManager::RotationSchedule made through Cloud Control turns
+ * rotation on and rotates, and deleting it cancels rotation.
  */
+import {
+  CloudControlClient,
+  CreateResourceCommand,
+  DeleteResourceCommand,
+  GetResourceCommand,
+  GetResourceRequestStatusCommand,
+  ListResourcesCommand,
+} from '@aws-sdk/client-cloudcontrol';
 import { AddPermissionCommand, CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import {
   CancelRotateSecretCommand,
@@ -309,5 +319,161 @@ describe('rotation by a Lambda function', () => {
       [second.VersionId!]: expect.arrayContaining(['STAGED', 'AWSCURRENT']),
       [current]: ['AWSPREVIOUS'],
     });
+  });
+});
+
+describe('AWS::SecretsManager::RotationSchedule through Cloud Control', () => {
+  let cc: CloudControlClient;
+  beforeAll(() => {
+    cc = new CloudControlClient(clientConfig(ctx.emulator));
+  });
+  afterAll(() => cc.destroy());
+  beforeEach(() => ctx.emulator.control.reset());
+
+  async function settle(token: string) {
+    const { ProgressEvent: event } = await cc.send(
+      new GetResourceRequestStatusCommand({ RequestToken: token }),
+    );
+    return event!;
+  }
+
+  /** Waits (bounded) for the rotation the schedule started after its request answered. */
+  async function rotatedOnce(secretId: string) {
+    for (let i = 0; i < 600; i++) {
+      const d = await sm.send(new DescribeSecretCommand({ SecretId: secretId }));
+      if (d.LastRotatedDate) return d;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`${secretId} was never rotated`);
+  }
+
+  it('turns the secret’s rotation on and rotates it at once; the schedule reads back, lists, and deleting it cancels rotation', async () => {
+    const fn = await rotationFunction('rotate-cc');
+    const secret = await sm.send(
+      new CreateSecretCommand({ Name: 'cc/db', SecretString: JSON.stringify({ user: 'u', password: 'p0' }) }),
+    );
+    const out = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::SecretsManager::RotationSchedule',
+        DesiredState: JSON.stringify({
+          SecretId: secret.ARN,
+          RotationLambdaARN: fn,
+          RotationRules: { ScheduleExpression: 'rate(30 days)' },
+        }),
+      }),
+    );
+    const event = await settle(out.ProgressEvent!.RequestToken!);
+    expect(event).toMatchObject({ OperationStatus: 'SUCCESS', Identifier: secret.ARN });
+
+    const described = await rotatedOnce('cc/db');
+    expect(described).toMatchObject({
+      RotationEnabled: true,
+      RotationLambdaARN: fn,
+      RotationRules: { ScheduleExpression: 'rate(30 days)' },
+    });
+    const current = await sm.send(new GetSecretValueCommand({ SecretId: 'cc/db' }));
+    expect(JSON.parse(current.SecretString!).password).toMatch(/^rotated-/);
+
+    const read = await cc.send(
+      new GetResourceCommand({ TypeName: 'AWS::SecretsManager::RotationSchedule', Identifier: secret.ARN }),
+    );
+    expect(JSON.parse(read.ResourceDescription!.Properties!)).toMatchObject({
+      Id: secret.ARN,
+      SecretId: secret.ARN,
+      RotationLambdaARN: fn,
+    });
+    const inventory = (await ctx.emulator.control.inventory()).filter(
+      (r) => r.type === 'AWS::SecretsManager::RotationSchedule',
+    );
+    expect(inventory.map((r) => r.identifier)).toEqual([secret.ARN]);
+
+    // A second schedule for the same secret already exists.
+    const again = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::SecretsManager::RotationSchedule',
+        DesiredState: JSON.stringify({ SecretId: 'cc/db', RotationLambdaARN: fn }),
+      }),
+    );
+    expect(await settle(again.ProgressEvent!.RequestToken!)).toMatchObject({
+      OperationStatus: 'FAILED',
+      ErrorCode: 'AlreadyExists',
+    });
+
+    const deleted = await cc.send(
+      new DeleteResourceCommand({
+        TypeName: 'AWS::SecretsManager::RotationSchedule',
+        Identifier: secret.ARN,
+      }),
+    );
+    expect((await settle(deleted.ProgressEvent!.RequestToken!)).OperationStatus).toBe('SUCCESS');
+    expect((await sm.send(new DescribeSecretCommand({ SecretId: 'cc/db' }))).RotationEnabled).toBe(false);
+    const listed = await cc.send(
+      new ListResourcesCommand({ TypeName: 'AWS::SecretsManager::RotationSchedule' }),
+    );
+    expect(listed.ResourceDescriptions).toEqual([]);
+  });
+
+  it('RotateImmediatelyOnUpdate false records the schedule without rotating; a native RotateSecret is a schedule too', async () => {
+    const fn = await rotationFunction('rotate-later');
+    const secret = await sm.send(
+      new CreateSecretCommand({ Name: 'cc/later', SecretString: '{"password":"x"}' }),
+    );
+    const out = await cc.send(
+      new CreateResourceCommand({
+        TypeName: 'AWS::SecretsManager::RotationSchedule',
+        DesiredState: JSON.stringify({
+          SecretId: 'cc/later',
+          RotationLambdaARN: fn,
+          RotationRules: { AutomaticallyAfterDays: 7 },
+          RotateImmediatelyOnUpdate: false,
+        }),
+      }),
+    );
+    expect((await settle(out.ProgressEvent!.RequestToken!)).OperationStatus).toBe('SUCCESS');
+    const d = await sm.send(new DescribeSecretCommand({ SecretId: 'cc/later' }));
+    expect(d).toMatchObject({ RotationEnabled: true, RotationRules: { AutomaticallyAfterDays: 7 } });
+    expect(d.LastRotatedDate).toBeUndefined();
+    expect(Object.keys(d.VersionIdsToStages!)).toHaveLength(1);
+
+    const native = await sm.send(
+      new CreateSecretCommand({ Name: 'cc/native', SecretString: '{"password":"y"}' }),
+    );
+    await sm.send(
+      new RotateSecretCommand({ SecretId: 'cc/native', RotationLambdaARN: fn, RotateImmediately: false }),
+    );
+    const read = await cc.send(
+      new GetResourceCommand({ TypeName: 'AWS::SecretsManager::RotationSchedule', Identifier: native.ARN }),
+    );
+    expect(JSON.parse(read.ResourceDescription!.Properties!)).toMatchObject({ RotationLambdaARN: fn });
+    expect(secret.ARN).toBeDefined();
+  });
+
+  it('fails as the handler does: unknown secret, bad rules, hosted rotation', async () => {
+    const fn = await rotationFunction('rotate-bad');
+    await sm.send(new CreateSecretCommand({ Name: 'cc/bad', SecretString: 'v' }));
+    const attempt = async (desired: Record<string, unknown>) => {
+      const out = await cc.send(
+        new CreateResourceCommand({
+          TypeName: 'AWS::SecretsManager::RotationSchedule',
+          DesiredState: JSON.stringify(desired),
+        }),
+      );
+      return settle(out.ProgressEvent!.RequestToken!);
+    };
+    expect(await attempt({ SecretId: 'cc/none', RotationLambdaARN: fn })).toMatchObject({
+      OperationStatus: 'FAILED',
+      ErrorCode: 'GeneralServiceException',
+    });
+    expect(
+      await attempt({
+        SecretId: 'cc/bad',
+        RotationLambdaARN: fn,
+        RotationRules: { AutomaticallyAfterDays: 0 },
+      }),
+    ).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'InvalidRequest' });
+    expect(
+      await attempt({ SecretId: 'cc/bad', HostedRotationLambda: { RotationType: 'MySQLSingleUser' } }),
+    ).toMatchObject({ OperationStatus: 'FAILED', ErrorCode: 'InvalidRequest' });
+    expect((await sm.send(new DescribeSecretCommand({ SecretId: 'cc/bad' }))).RotationEnabled).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-/** AWS Secrets Manager (awsJson1_1), shared with Cloud Control's `AWS::SecretsManager::Secret`. */
+/** AWS Secrets Manager (awsJson1_1), shared with Cloud Control's `AWS::SecretsManager::Secret` and `::RotationSchedule`. */
 import { AwsJsonCodec } from '../../core/protocols/aws-json';
 import type { ServiceModule } from '../../core/service';
 import { SecretProvider } from './resource';
@@ -8,6 +8,7 @@ import { secretsManagerLatency } from './latency';
 import { DELETE_LAG, SecretsManagement } from './secrets';
 import { kmsSecretCipher } from './secret-cipher';
 import { SecretRotation } from './rotation';
+import { RotationScheduleProvider } from './rotation-schedule';
 import { lambdaSyncInvoker } from '../../core/lambda-invoke';
 
 export const secretsManager: ServiceModule = {
@@ -22,6 +23,7 @@ export const secretsManager: ServiceModule = {
       defaultDelayMs: 2000,
     });
     const secrets = new SecretsManagement(store, kmsSecretCipher(platform), platform.consistency);
+    const rotation = new SecretRotation(secrets, () => lambdaSyncInvoker(platform));
     return {
       protocol: new AwsJsonCodec({
         version: '1.1',
@@ -32,11 +34,11 @@ export const secretsManager: ServiceModule = {
       }),
       operations: {
         ...new SecretsManagerOperations(secrets).operations,
-        ...new SecretRotation(secrets, () => lambdaSyncInvoker(platform)).operations,
+        ...rotation.operations,
       },
       latency: secretsManagerLatency,
       store,
-      resources: [new SecretProvider(secrets)],
+      resources: [new SecretProvider(secrets), new RotationScheduleProvider(secrets, rotation)],
     };
   },
 };

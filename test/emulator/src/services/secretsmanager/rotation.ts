@@ -23,6 +23,12 @@ import { secretErrors, type RotationConfig, type Secret } from './store';
 
 type Input = Record<string, unknown>;
 
+/** A secret's rotation and version stages before a rotation began. */
+export interface RotationSnapshot {
+  rotation: Secret['rotation'];
+  versions: { v: Secret['versions'][number]; stages: string[] }[];
+}
+
 const STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
 const FUNCTION_ARN =
   /^arn:aws[a-zA-Z-]*:lambda:[a-z0-9-]+:\d{12}:function:[a-zA-Z0-9-_]+(:[a-zA-Z0-9-_$]+)?$/;
@@ -78,33 +84,57 @@ export class SecretRotation {
   ) {}
 
   private async rotate(ctx: CallContext, input: Input) {
-    const scope = { account: ctx.account, region: ctx.region };
-    const secret = this.secrets.primary(scope, requireString(input, 'SecretId'));
-    const lambdaArn =
-      typeof input.RotationLambdaARN === 'string' ? input.RotationLambdaARN : secret.rotation?.lambdaArn;
+    const { secret, lambdaArn, before } = this.configure(
+      { account: ctx.account, region: ctx.region },
+      requireString(input, 'SecretId'),
+      {
+        lambdaArn: typeof input.RotationLambdaARN === 'string' ? input.RotationLambdaARN : undefined,
+        rules: input.RotationRules,
+      },
+    );
+    if (input.RotateImmediately === false) return { ARN: secret.arn, Name: secret.name };
+    const token = typeof input.ClientRequestToken === 'string' ? input.ClientRequestToken : uuid();
+    await this.runSteps(secret, lambdaArn, token, before);
+    return { ARN: secret.arn, Name: secret.name, VersionId: token };
+  }
+
+  /**
+   * Checks and records a secret's rotation configuration (RotateSecret's
+   * validation) without rotating; answers what {@link runSteps} needs.
+   */
+  configure(
+    scope: { account: string; region: string },
+    secretId: string,
+    change: { lambdaArn?: string; rules?: unknown },
+  ): { secret: Secret; lambdaArn: string; before: RotationSnapshot } {
+    const secret = this.secrets.primary(scope, secretId);
+    const lambdaArn = change.lambdaArn ?? secret.rotation?.lambdaArn;
     if (!lambdaArn)
       throw secretErrors.invalidRequest('No Lambda rotation function ARN is associated with this secret.');
     if (!FUNCTION_ARN.test(lambdaArn))
       throw secretErrors.invalidParameter(`Invalid RotationLambdaARN: ${lambdaArn}`);
-    const newRules = input.RotationRules !== undefined ? rules(input.RotationRules) : secret.rotation?.rules;
+    const newRules = change.rules !== undefined ? rules(change.rules) : secret.rotation?.rules;
     if (secret.versions.some((v) => v.stages.includes('AWSPENDING') && !v.stages.includes('AWSCURRENT')))
       throw secretErrors.invalidRequest(
         "A previous rotation isn't complete. That rotation will be reattempted.",
       );
-    const invoker = this.lambda();
-    if (!invoker)
+    if (!this.lambda())
       throw new AwsError('InternalServiceError', 'The emulator has no Lambda service to rotate with.', 500);
-
     const before = {
       rotation: secret.rotation,
       versions: secret.versions.map((v) => ({ v, stages: [...v.stages] })),
     };
     secret.rotation = { ...secret.rotation, enabled: true, lambdaArn, rules: newRules };
-    const now = new Date();
-    secret.rotation.nextRotation = nextRotation(now, newRules);
-    if (input.RotateImmediately === false) return { ARN: secret.arn, Name: secret.name };
+    secret.rotation.nextRotation = nextRotation(new Date(), newRules);
+    return { secret, lambdaArn, before };
+  }
 
-    const token = typeof input.ClientRequestToken === 'string' ? input.ClientRequestToken : uuid();
+  /**
+   * Runs the four steps with one token. Refused before anything ran, the
+   * secret goes back to `before` and the refusal is thrown.
+   */
+  async runSteps(secret: Secret, lambdaArn: string, token: string, before: RotationSnapshot): Promise<void> {
+    const invoker = this.lambda()!;
     const pending = this.secrets.pendingVersion(secret, token);
     for (const step of STEPS) {
       const outcome = await invoker.invokeSync(
@@ -132,18 +162,22 @@ export class SecretRotation {
       // A failed step ends the rotation; AWSPENDING stays for the function's next attempt.
       if (outcome.functionError) break;
     }
-    if (pending.stages.includes('AWSCURRENT')) {
+    if (pending.stages.includes('AWSCURRENT') && secret.rotation) {
       secret.rotation.lastRotated = new Date();
-      secret.rotation.nextRotation = nextRotation(secret.rotation.lastRotated, newRules);
+      secret.rotation.nextRotation = nextRotation(secret.rotation.lastRotated, secret.rotation.rules);
     }
-    return { ARN: secret.arn, Name: secret.name, VersionId: token };
   }
 
   private cancel(ctx: CallContext, input: Input) {
-    const secret = this.secrets.primary(
+    return this.cancelRotation(
       { account: ctx.account, region: ctx.region },
       requireString(input, 'SecretId'),
     );
+  }
+
+  /** CancelRotateSecret: rotation off, an unfinished AWSPENDING version kept. */
+  cancelRotation(scope: { account: string; region: string }, secretId: string) {
+    const secret = this.secrets.primary(scope, secretId);
     if (secret.rotation) secret.rotation = { ...secret.rotation, enabled: false, nextRotation: undefined };
     // A rotation cut short keeps its AWSPENDING version (the user guide: remove the label yourself).
     const pending = secret.versions.find(

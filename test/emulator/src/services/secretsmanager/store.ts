@@ -25,6 +25,8 @@ export interface RotationConfig {
   rules?: { AutomaticallyAfterDays?: number; Duration?: string; ScheduleExpression?: string };
   lastRotated?: Date;
   nextRotation?: Date;
+  /** Set by an AWS::SecretsManager::RotationSchedule: rotate again when the schedule is updated (default true). */
+  rotateImmediatelyOnUpdate?: boolean;
 }
 
 export interface ReplicaStatus {
