@@ -21,6 +21,8 @@ export interface EmulatorSettings {
    * next read sees it settled). A large value holds it there; setting 0 settles it.
    */
   dynamodbStatusDelayMs: number;
+  /** How many trailing requests each DynamoDB batch call leaves unprocessed (default 0). */
+  dynamodbBatchUnprocessed: number;
   /** Where Cloud Control's resource schemas come from. */
   schemas: string;
   /** How long a new Lambda function stays Pending and an update InProgress (ms); default 0. */
@@ -268,7 +270,11 @@ export class EmulatorControlClient {
     settings: Partial<
       Pick<
         EmulatorSettings,
-        'sqsDeleteCooldownMs' | 'lambdaStateTransitionMs' | 'dynamodbStatusDelayMs' | 'stepFunctionsTimeScale'
+        | 'sqsDeleteCooldownMs'
+        | 'lambdaStateTransitionMs'
+        | 'dynamodbStatusDelayMs'
+        | 'dynamodbBatchUnprocessed'
+        | 'stepFunctionsTimeScale'
       >
     >,
   ): Promise<EmulatorSettings> {

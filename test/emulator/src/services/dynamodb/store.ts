@@ -202,6 +202,8 @@ export class DynamoDbStore implements ServiceStore {
   readonly imports = new Map<string, ImportRecord>();
   /** How long a table or index transition takes, in ms (settings key `dynamodbStatusDelayMs`). */
   statusDelayMs = 0;
+  /** Trailing requests each batch call leaves unprocessed (settings key `dynamodbBatchUnprocessed`). */
+  batchUnprocessed = 0;
 
   static key(account: string, region: string, name: string): string {
     return `${account}|${region}|${name}`;
