@@ -4,13 +4,16 @@
  * when the emulator is told to leave requests over), TransactWriteItems
  * (ConditionCheck, Put, Update, Delete; all or nothing with
  * CancellationReasons; ClientRequestToken idempotency) and TransactGetItems,
- * with DynamoDB's validation errors.
+ * with DynamoDB's validation errors; ExecuteStatement for simple PartiQL
+ * SELECT / INSERT / UPDATE / DELETE.
  */
 import {
   BatchGetItemCommand,
   BatchWriteItemCommand,
   CreateTableCommand,
   DynamoDBClient,
+  ExecuteStatementCommand,
+  type ExecuteStatementInput,
   GetItemCommand,
   TransactGetItemsCommand,
   TransactWriteItemsCommand,
@@ -291,5 +294,88 @@ describe('TransactWriteItems and TransactGetItems', () => {
         ),
       ),
     ).toBe('ValidationException');
+  });
+});
+
+describe('ExecuteStatement (PartiQL)', () => {
+  const run = (
+    Statement: string,
+    Parameters?: Record<string, unknown>[],
+    extra: Record<string, unknown> = {},
+  ) =>
+    ddb.send(
+      new ExecuteStatementCommand({
+        Statement,
+        Parameters: Parameters as ExecuteStatementInput['Parameters'],
+        ...extra,
+      }),
+    );
+
+  it('inserts, selects, updates and deletes with parameters and literals', async () => {
+    await run(
+      `INSERT INTO "accounts" VALUE {'id': ?, 'balance': 10, 'tags': <<'a', 'b'>>, 'owner': {'name': 'ann'}}`,
+      [{ S: 'a' }],
+    );
+    await run(`INSERT INTO accounts VALUE {'id': 'b', 'balance': 3}`);
+    expect((await failure(run(`INSERT INTO "accounts" VALUE {'id': 'b'}`))).name).toBe(
+      'DuplicateItemException',
+    );
+
+    const all = await run(`SELECT * FROM "accounts" WHERE balance > ?`, [{ N: '5' }]);
+    expect(all.Items).toEqual([
+      {
+        id: { S: 'a' },
+        balance: { N: '10' },
+        tags: { SS: ['a', 'b'] },
+        owner: { M: { name: { S: 'ann' } } },
+      },
+    ]);
+    const projected = await run(
+      `SELECT id, owner.name FROM "accounts" WHERE id IN ['a', 'b'] AND begins_with(id, 'a')`,
+    );
+    expect(projected.Items).toEqual([{ id: { S: 'a' }, owner: { M: { name: { S: 'ann' } } } }]);
+
+    await run(`UPDATE "accounts" SET balance = balance + ? SET note = 'paid' REMOVE tags WHERE id = ?`, [
+      { N: '5' },
+      { S: 'a' },
+    ]);
+    expect(await get('accounts', 'a')).toEqual({
+      id: { S: 'a' },
+      balance: { N: '15' },
+      note: { S: 'paid' },
+      owner: { M: { name: { S: 'ann' } } },
+    });
+    // A WHERE that does not hold, or a missing item, fails the update.
+    expect(
+      (await failure(run(`UPDATE "accounts" SET balance = 0 WHERE id = 'a' AND balance < 1`))).name,
+    ).toBe('ConditionalCheckFailedException');
+    expect((await failure(run(`UPDATE "accounts" SET balance = 0 WHERE id = 'zz'`))).name).toBe(
+      'ConditionalCheckFailedException',
+    );
+
+    await run(`DELETE FROM "accounts" WHERE id = ?`, [{ S: 'b' }]);
+    await run(`DELETE FROM "accounts" WHERE id = 'missing'`);
+    expect(await get('accounts', 'b')).toBeUndefined();
+
+    // Pages of SELECT through Limit / NextToken.
+    await run(`INSERT INTO "accounts" VALUE {'id': 'c'}`);
+    const first = await run(`SELECT id FROM "accounts"`, undefined, { Limit: 1 });
+    expect(first.Items).toHaveLength(1);
+    const second = await run(`SELECT id FROM "accounts"`, undefined, {
+      Limit: 1,
+      NextToken: first.NextToken,
+    });
+    expect(second.Items).toHaveLength(1);
+    expect(second.Items![0]).not.toEqual(first.Items![0]);
+  });
+
+  it('refuses what DynamoDB refuses', async () => {
+    const code = async (p: Promise<unknown>) => (await failure(p)).name;
+    expect(await code(run(`SELEKT * FROM "accounts"`))).toBe('ValidationException');
+    expect(await code(run(`UPDATE "accounts" SET balance = 1 WHERE balance = 2`))).toBe(
+      'ValidationException',
+    );
+    expect(await code(run(`SELECT * FROM "nope"`))).toBe('ResourceNotFoundException');
+    expect(await code(run(`SELECT * FROM "accounts" WHERE id = ?`))).toBe('ValidationException');
   });
 });

@@ -12,6 +12,7 @@ import { dynamoDbLatency } from './latency';
 import { TableProvider } from './resource';
 import { DynamoDbOperations } from './service';
 import { DynamoDbBatchOperations } from './batch';
+import { executeStatement } from './partiql';
 import { DynamoDbStore } from './store';
 
 export const dynamodb: ServiceModule = {
@@ -29,6 +30,7 @@ export const dynamodb: ServiceModule = {
       operations: {
         ...new DynamoDbOperations(store, () => platform.api<S3Store>('s3')).operations,
         ...new DynamoDbBatchOperations(store).operations,
+        ExecuteStatement: (ctx, input: Record<string, unknown>) => executeStatement(store, ctx, input),
       },
       store,
       resources: [new TableProvider(store)],
