@@ -51,6 +51,18 @@ function requestItemsOf(input: Input): [string, unknown][] {
   return entries;
 }
 
+/** A transaction's 1–100 actions. */
+function transactItemsOf(input: Input): Input[] {
+  const items = (input.TransactItems ?? []) as Input[];
+  if (!items.length || items.length > 100)
+    throw ddbErrors.constraint(
+      'transactItems',
+      null,
+      'Member must have length less than or equal to 100, Member must have length greater than or equal to 1',
+    );
+  return items;
+}
+
 /** Puts what a failed all-or-nothing write changed back as it was. */
 function restore(saved: Array<{ target: Target; before: WireItem | undefined }>): void {
   for (const { target, before } of saved.reverse()) {
@@ -171,13 +183,7 @@ export class DynamoDbBatchOperations {
   }
 
   private transactGet(ctx: CallContext, input: Input) {
-    const items = (input.TransactItems ?? []) as Input[];
-    if (!items.length || items.length > 100)
-      throw ddbErrors.constraint(
-        'transactItems',
-        null,
-        'Member must have length less than or equal to 100, Member must have length greater than or equal to 1',
-      );
+    const items = transactItemsOf(input);
     const seen = new Set<string>();
     const gets = items.map((entry) => {
       const get = entry.Get as Input | undefined;
@@ -193,13 +199,7 @@ export class DynamoDbBatchOperations {
   }
 
   private transactWrite(ctx: CallContext, input: Input) {
-    const items = (input.TransactItems ?? []) as Input[];
-    if (!items.length || items.length > 100)
-      throw ddbErrors.constraint(
-        'transactItems',
-        null,
-        'Member must have length less than or equal to 100, Member must have length greater than or equal to 1',
-      );
+    const items = transactItemsOf(input);
     const token = typeof input.ClientRequestToken === 'string' ? input.ClientRequestToken : undefined;
     if (token !== undefined && (token.length < 1 || token.length > 36))
       throw ddbErrors.constraint(

@@ -297,6 +297,20 @@ export function executeStatement(store: DynamoDbStore, ctx: CallContext, input: 
     return toks.slice(0, i).filter((t) => t.kind === 'param').length;
   };
 
+  /** The WHERE of an UPDATE or DELETE: its condition, the full key its equalities give, a key attribute's name. */
+  const keyedWhere = (tableName: string) => {
+    r.word('WHERE');
+    const paramsBefore = paramsBeforeWhere();
+    const condition = r.condition();
+    if (!r.done()) throw syntax(`unexpected '${r.peek()!.text}'`);
+    const table = tableFor(store, ctx, { TableName: tableName });
+    const keyNames = table.keySchema.map((k) => k.AttributeName);
+    const key = keyFrom(whereTokens(), params, paramsBefore, keyNames);
+    if (!key)
+      throw ddbErrors.validation('Where clause does not contain a mandatory equality on all key attributes');
+    return { key, condition, exists: r.name(keyNames[0]!) };
+  };
+
   switch (verb) {
     case 'SELECT': {
       const paths: string[] = [];
@@ -380,18 +394,7 @@ export function executeStatement(store: DynamoDbStore, ctx: CallContext, input: 
         } while (r.op(','));
       }
       if (!sets.length && !removes.length) throw syntax('UPDATE needs SET or REMOVE');
-      r.word('WHERE');
-      const paramsBefore = paramsBeforeWhere();
-      const condition = r.condition();
-      if (!r.done()) throw syntax(`unexpected '${r.peek()!.text}'`);
-      const table = tableFor(store, ctx, { TableName: tableName });
-      const keyNames = table.keySchema.map((k) => k.AttributeName);
-      const key = keyFrom(whereTokens(), params, paramsBefore, keyNames);
-      if (!key)
-        throw ddbErrors.validation(
-          'Where clause does not contain a mandatory equality on all key attributes',
-        );
-      const exists = r.name(keyNames[0]!);
+      const { key, condition, exists } = keyedWhere(tableName);
       updateItem(store, ctx, {
         TableName: tableName,
         Key: key,
@@ -408,18 +411,7 @@ export function executeStatement(store: DynamoDbStore, ctx: CallContext, input: 
     case 'DELETE': {
       r.word('FROM');
       const tableName = r.tableName();
-      r.word('WHERE');
-      const paramsBefore = paramsBeforeWhere();
-      const condition = r.condition();
-      if (!r.done()) throw syntax(`unexpected '${r.peek()!.text}'`);
-      const table = tableFor(store, ctx, { TableName: tableName });
-      const keyNames = table.keySchema.map((k) => k.AttributeName);
-      const key = keyFrom(whereTokens(), params, paramsBefore, keyNames);
-      if (!key)
-        throw ddbErrors.validation(
-          'Where clause does not contain a mandatory equality on all key attributes',
-        );
-      const exists = r.name(keyNames[0]!);
+      const { key, condition, exists } = keyedWhere(tableName);
       // A missing item is no error; an existing one must satisfy the WHERE.
       deleteItem(store, ctx, {
         TableName: tableName,

@@ -341,6 +341,46 @@ function dryRun(input: { DryRun?: boolean }): void {
     throw new AwsError('DryRunOperation', 'Request would have succeeded, but DryRun flag is set.', 412);
 }
 
+/**
+ * The group a call names: by `GroupId` (checked for shape), or by
+ * `GroupName`, which addresses a group of the default VPC only.
+ */
+function addressedGroup(
+  groups: Group[],
+  input: { GroupId?: string; GroupName?: string },
+  ctx: CallContext,
+  models: Models,
+): Group {
+  if (input.GroupId !== undefined) {
+    if (!/^sg-[0-9a-f]{8}([0-9a-f]{9})?$/.test(input.GroupId))
+      throw new AwsError(
+        'InvalidGroupId.Malformed',
+        `Invalid id: "${input.GroupId}" (expecting "sg-...")`,
+        400,
+      );
+    const group = groups.find((g) => g.GroupId === input.GroupId);
+    if (!group)
+      throw new AwsError(
+        'InvalidGroup.NotFound',
+        `The security group '${input.GroupId}' does not exist`,
+        400,
+      );
+    return group;
+  }
+  if (input.GroupName !== undefined) {
+    const defaultVpc = network(ctx.account, ctx.region, models).vpcs.find((v) => v.IsDefault)?.VpcId;
+    const group = groups.find((g) => g.GroupName === input.GroupName && g.VpcId === defaultVpc);
+    if (!group)
+      throw new AwsError(
+        'InvalidGroup.NotFound',
+        `The security group '${input.GroupName}' does not exist in default VPC '${defaultVpc}'`,
+        400,
+      );
+    return group;
+  }
+  throw new AwsError('MissingParameter', 'The request must contain the parameter groupId', 400);
+}
+
 /** DescribeSecurityGroups and the four rule calls, reading Cloud Control's models at each call. */
 export function securityGroupOperations(
   store: Pick<Ec2Store, 'changes'>,
@@ -352,37 +392,7 @@ export function securityGroupOperations(
 
   const target = (ctx: CallContext, input: RuleChangeInput): { group: Group; groups: Group[] } => {
     const groups = here(ctx);
-    if (input.GroupId !== undefined) {
-      if (!/^sg-[0-9a-f]{8}([0-9a-f]{9})?$/.test(input.GroupId))
-        throw new AwsError(
-          'InvalidGroupId.Malformed',
-          `Invalid id: "${input.GroupId}" (expecting "sg-...")`,
-          400,
-        );
-      const group = groups.find((g) => g.GroupId === input.GroupId);
-      if (!group)
-        throw new AwsError(
-          'InvalidGroup.NotFound',
-          `The security group '${input.GroupId}' does not exist`,
-          400,
-        );
-      return { group, groups };
-    }
-    if (input.GroupName !== undefined) {
-      // A name addresses a group of the default VPC only.
-      const defaultVpc = network(ctx.account, ctx.region, (t) =>
-        models(ctx.account, ctx.region, t),
-      ).vpcs.find((v) => v.IsDefault)?.VpcId;
-      const group = groups.find((g) => g.GroupName === input.GroupName && g.VpcId === defaultVpc);
-      if (!group)
-        throw new AwsError(
-          'InvalidGroup.NotFound',
-          `The security group '${input.GroupName}' does not exist in default VPC '${defaultVpc}'`,
-          400,
-        );
-      return { group, groups };
-    }
-    throw new AwsError('MissingParameter', 'The request must contain the parameter groupId', 400);
+    return { group: addressedGroup(groups, input, ctx, (t) => models(ctx.account, ctx.region, t)), groups };
   };
 
   const authorize = (direction: Direction) => (ctx: CallContext, input: RuleChangeInput) => {
@@ -587,33 +597,7 @@ export function securityGroupLifecycleOperations(
       input: { GroupId?: string; GroupName?: string; DryRun?: boolean },
     ) => {
       const groups = here(ctx);
-      let group: Group | undefined;
-      if (input.GroupId !== undefined) {
-        if (!/^sg-[0-9a-f]{8}([0-9a-f]{9})?$/.test(input.GroupId))
-          throw new AwsError(
-            'InvalidGroupId.Malformed',
-            `Invalid id: "${input.GroupId}" (expecting "sg-...")`,
-            400,
-          );
-        group = groups.find((g) => g.GroupId === input.GroupId);
-        if (!group)
-          throw new AwsError(
-            'InvalidGroup.NotFound',
-            `The security group '${input.GroupId}' does not exist`,
-            400,
-          );
-      } else if (input.GroupName !== undefined) {
-        const defaultVpc = network(ctx.account, ctx.region, (t) => models(ctx, t)).vpcs.find(
-          (v) => v.IsDefault,
-        )?.VpcId;
-        group = groups.find((g) => g.GroupName === input.GroupName && g.VpcId === defaultVpc);
-        if (!group)
-          throw new AwsError(
-            'InvalidGroup.NotFound',
-            `The security group '${input.GroupName}' does not exist in default VPC '${defaultVpc}'`,
-            400,
-          );
-      } else throw new AwsError('MissingParameter', 'The request must contain the parameter groupId', 400);
+      const group = addressedGroup(groups, input, ctx, (t) => models(ctx, t));
       const id = group.GroupId;
       const model = models(ctx, 'AWS::EC2::SecurityGroup').find((m) => m.GroupId === id);
       if (!model)
