@@ -32,6 +32,7 @@ import {
   ReleaseAddressCommand,
   type EC2ServiceException,
 } from '@aws-sdk/client-ec2';
+import { Ec2Store } from '../src/services/ec2/store';
 import { clientConfig, useEmulator } from './helpers';
 
 const ctx = useEmulator();
@@ -423,5 +424,25 @@ describe('native security groups', () => {
     expect(id).toMatch(/^sg-/);
     await ec2.send(new DeleteSecurityGroupCommand({ GroupId: id }));
     expect(await inventory('AWS::EC2::SecurityGroup')).toEqual([]);
+  });
+});
+
+describe('the EC2 store', () => {
+  it('keeps NAT gateway states and rule changes across a snapshot, and reads the older rules-only snapshot', () => {
+    const changes = {
+      added: { ingress: [], egress: [] },
+      revoked: { ingress: [], egress: ['-1|||cidr|0.0.0.0/0'] },
+    };
+    const store = new Ec2Store();
+    store.changes.set('1|r|sg-1', changes);
+    store.natGateways.set('1|r|nat-1', { state: 'deleting', deleteTime: 5 });
+    const copy = new Ec2Store();
+    copy.restore(JSON.parse(JSON.stringify(store.snapshot())));
+    expect(copy.changes.get('1|r|sg-1')).toEqual(changes);
+    expect(copy.natGateways.get('1|r|nat-1')).toEqual({ state: 'deleting', deleteTime: 5 });
+    const legacy = new Ec2Store();
+    legacy.restore({ '1|r|sg-1': changes });
+    expect(legacy.changes.get('1|r|sg-1')).toEqual(changes);
+    expect(legacy.natGateways.size).toBe(0);
   });
 });
