@@ -204,7 +204,13 @@ export async function deployStack(
   const detach = lendToNestedStacks(session, options, input);
   let failure: unknown;
   let end: Parameters<StackSession['close']>[0] = { state: run.progressMode() };
-  const journal = new DeployJournal(options.store.journals, session, run.logger, !session.initial);
+  const journal = new DeployJournal(
+    options.store.journals,
+    session,
+    run.logger,
+    !session.initial,
+    input.replacements,
+  );
   try {
     const ops = run.operations(session);
     await settlePendingIntents(session, ops, { concurrency: options.concurrency, logger: run.logger });
