@@ -7,16 +7,21 @@
  * child output reaches the parent's resource in clear within the same run while
  * state, journal and events keep it masked.
  */
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectVersionsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { deployStack } from '../../../src/engine/deploy-stack';
 import type { DeployStackInput, DeployStackResult } from '../../../src/engine/deploy-stack';
 import { ResourceProvisioner } from '../../../src/engine/provisioner';
+import { RESOURCE_EVENT } from '../../../src/engine/events';
+import type { ResourceEvent } from '../../../src/engine/events';
 import { rollbackStack } from '../../../src/engine/rollback-stack';
 import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
 import { SchemaStore } from '../../../src/provisioning/schema-store';
-import { clearSecrets } from '../../../src/template/redaction';
+import { clearSecrets, redactSecretsInText } from '../../../src/template/redaction';
 import { parseTemplate } from '../../../src/template/types';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
+import { zipOf } from '../../emulator/test/support/zip';
 import { createBucket, testStore, useEmulator } from '../state/helpers';
 import type { TestStore } from '../state/helpers';
 
@@ -26,6 +31,27 @@ jest.setTimeout(90_000);
 
 /** What the asset manifest names (never created) and where cdkd published the templates. */
 const BOOTSTRAP_BUCKET = 'cdk-hnb659fds-assets-123456789012-us-east-1';
+
+/** The value the custom resource's handler mints (no expression behind it to read again). */
+const MINTED = 'minted-token-9f8e7d6c5b4a';
+// Answers SUCCESS with NoEcho Data { Value }, deleting as well as creating.
+const TOKEN_HANDLER = `
+const https = require('https');
+const { URL } = require('url');
+exports.handler = (event) => new Promise((resolve, reject) => {
+  const body = JSON.stringify({
+    Status: 'SUCCESS', StackId: event.StackId, RequestId: event.RequestId,
+    LogicalResourceId: event.LogicalResourceId,
+    PhysicalResourceId: event.PhysicalResourceId || 'token-' + event.ResourceProperties.Name,
+    NoEcho: true, Data: { Value: '${MINTED}' },
+  });
+  const url = new URL(event.ResponseURL);
+  const req = https.request({ hostname: url.hostname, path: url.pathname + url.search, method: 'PUT',
+    headers: { 'content-type': '', 'content-length': Buffer.byteLength(body) } }, (res) => { res.resume(); res.on('end', resolve); });
+  req.on('error', reject);
+  req.end(body);
+});
+`;
 
 describe('nested stacks in process', () => {
   const ctx = useEmulator();
@@ -66,11 +92,35 @@ describe('nested stacks in process', () => {
     template: object,
     extra: Partial<DeployStackInput> = {},
     rollback = true,
+    using = provisioner,
   ): Promise<DeployStackResult> =>
     deployStack(
       { stackName, region: REGION, template: parseTemplate(template), replacements: rewrite(), ...extra },
-      { store, provisioner, schemas, factory: store.factory, ioHost: host, concurrency: 4, rollback },
+      { store, provisioner: using, schemas, factory: store.factory, ioHost: host, concurrency: 4, rollback },
     );
+  const withCustomResources = () =>
+    new ResourceProvisioner({
+      registry: ProviderRegistry.fromPacks([], schemas),
+      schemas,
+      factory: store.factory,
+      logger: createLogger(host),
+      retry: { maxAttempts: 1, baseDelayMs: 1 },
+      customResources: { responses: store.bucket, pollIntervalsMs: [50, 100] },
+    });
+  /** A custom-resource handler that answers every request with a NoEcho value; returns its ServiceToken. */
+  const handlerFunction = async (): Promise<string> => {
+    const fn = await store.factory.get(LambdaClient, { region: REGION }).send(
+      new CreateFunctionCommand({
+        FunctionName: 'token-handler',
+        Runtime: 'nodejs20.x',
+        Handler: 'index.handler',
+        Role: 'arn:aws:iam::123456789012:role/token-handler',
+        Code: { ZipFile: await zipOf({ 'index.js': TOKEN_HANDLER }) },
+        Timeout: 30,
+      }),
+    );
+    return fn.FunctionArn!;
+  };
   /** Every resource the emulator holds, against every resource the state records hold. */
   const inventoryMatchesState = async (prefix: string) => {
     const inventory = (await ctx.emulator.control.inventory())
@@ -172,6 +222,157 @@ describe('nested stacks in process', () => {
         /P: this journal was written by an earlier cdkd, which did not record the asset storage-name rewrite/,
       );
       expect((await store.journals.read('P', REGION))!.segments).toHaveLength(1);
+    });
+  });
+
+  describe('TimeoutInMinutes', () => {
+    it('expiry (an injected clock) stops the child, fails the nested stack and rolls every level back', async () => {
+      const timers: Array<{ ms: number; fire: () => void; cancelled: boolean }> = [];
+      const timed = new ResourceProvisioner({
+        registry: ProviderRegistry.fromPacks([], schemas),
+        schemas,
+        factory: store.factory,
+        logger: createLogger(host),
+        retry: { maxAttempts: 1, baseDelayMs: 1 },
+        nestedStackTimeouts: (ms, fire) => {
+          const t = { ms, fire, cancelled: false };
+          timers.push(t);
+          return () => (t.cancelled = true);
+        },
+      });
+      // The clock passes the timeout while the child's first queue is being made: the second is never started.
+      const events = new RecordingIoHost();
+      const ioHost = {
+        notify: (msg: Parameters<RecordingIoHost['notify']>[0]) => {
+          events.notify(msg);
+          const e = msg.data as ResourceEvent | undefined;
+          if (msg.code === RESOURCE_EVENT && e?.stackName === 'T~Child' && e.logicalId === 'First')
+            if (e.status === 'started') timers.forEach((t) => t.fire());
+        },
+      };
+      const child = await publish('timed.json', {
+        Resources: {
+          First: { Type: 'AWS::SQS::Queue', Properties: {} },
+          Second: { Type: 'AWS::SQS::Queue', Properties: {}, DependsOn: 'First' },
+        },
+      });
+      const result = await deployStack(
+        {
+          stackName: 'T',
+          region: REGION,
+          template: parseTemplate({ Resources: { Child: nested(child, { TimeoutInMinutes: 5 }) } }),
+          replacements: rewrite(),
+        },
+        { store, provisioner: timed, schemas, factory: store.factory, ioHost, concurrency: 4 },
+      );
+      expect(timers.map((t) => t.ms)).toEqual([5 * 60_000]);
+      expect(timers[0].cancelled).toBe(true);
+      expect(result.ok).toBe(false);
+      expect(result.failed).toEqual([
+        expect.objectContaining({
+          logicalId: 'Child',
+          error: expect.objectContaining({
+            code: 'NESTED_STACK_TIMEOUT',
+            message: 'Nested stack T~Child did not finish within its TimeoutInMinutes (5).',
+          }),
+        }),
+      ]);
+      const started = events.messages
+        .filter((m) => m.code === RESOURCE_EVENT)
+        .map((m) => m.data as ResourceEvent)
+        .filter((e) => e.status === 'started')
+        .map((e) => `${e.stackName}/${e.logicalId}`);
+      expect(started).not.toContain('T~Child/Second');
+      // Rolled back as CloudFormation does: the child's queue is gone with it, and so is every record.
+      expect(result.rollback?.clean).toBe(true);
+      expect(await inventoryMatchesState('T')).toEqual({ inventory: [], recorded: [] });
+      expect(await store.backend.listStacks()).toEqual([]);
+      expect(await store.journals.read('T', REGION)).toBeUndefined();
+      expect(await store.journals.read('T~Child', REGION)).toBeUndefined();
+    });
+  });
+
+  describe('NoEcho child outputs', () => {
+    const SECRET = 'correct-horse-battery-staple';
+    /** Everything cdkd wrote to the state bucket, and every event and log line. */
+    const everythingWritten = async () => {
+      const s3 = store.factory.get(S3Client, { region: REGION });
+      const listed = await s3.send(new ListObjectVersionsCommand({ Bucket: store.bucket.name }));
+      const bodies: string[] = [];
+      for (const v of listed.Versions ?? []) {
+        const o = await s3.send(
+          new GetObjectCommand({ Bucket: store.bucket.name, Key: v.Key, VersionId: v.VersionId }),
+        );
+        bodies.push(`${v.Key}: ${await o.Body!.transformToString()}`);
+      }
+      return { bodies, said: host.messages.map((m) => `${m.message} ${JSON.stringify(m.data ?? null)}`) };
+    };
+    /** Nothing cdkd stored holds `secret`; its messages neither, and what it would print is masked. */
+    const expectMaskedEverywhere = async (secret: string) => {
+      const { bodies, said } = await everythingWritten();
+      expect(bodies.filter((b) => b.includes(secret))).toEqual([]);
+      expect(host.messages.filter((m) => m.message.includes(secret))).toEqual([]);
+      expect(said.map(redactSecretsInText).filter((b) => b.includes(secret))).toEqual([]);
+    };
+    const ssmValue = async (name: string) =>
+      (await store.factory.get(SSMClient, { region: REGION }).send(new GetParameterCommand({ Name: name })))
+        .Parameter?.Value;
+
+    it('a NoEcho parameter passed down reaches the parent resource in clear in the same run, masked everywhere cdkd writes', async () => {
+      const child = await publish('secret-child.json', {
+        Parameters: { Password: { Type: 'String', NoEcho: true } },
+        Resources: { Q: { Type: 'AWS::SQS::Queue', Properties: {} } },
+        Outputs: { Dsn: { Value: { 'Fn::Sub': 'postgres://app:${Password}@db' } } },
+      });
+      const result = await deploy(
+        'S',
+        {
+          Parameters: { Password: { Type: 'String', NoEcho: true } },
+          Resources: {
+            Child: nested(child, { Parameters: { Password: { Ref: 'Password' } } }),
+            Dsn: {
+              Type: 'AWS::SSM::Parameter',
+              Properties: { Name: 'dsn', Type: 'String', Value: { 'Fn::GetAtt': ['Child', 'Outputs.Dsn'] } },
+            },
+          },
+        },
+        { parameterValues: { Password: SECRET } },
+      );
+      expect(result.failed).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(await ssmValue('dsn')).toBe(`postgres://app:${SECRET}@db`);
+      await expectMaskedEverywhere(SECRET);
+    });
+
+    it('a NoEcho custom-resource value made in the child reaches the parent resource in clear in the same run', async () => {
+      const token = await handlerFunction();
+      const child = await publish('minted-child.json', {
+        Resources: { Token: { Type: 'Custom::Token', Properties: { ServiceToken: token, Name: 'db' } } },
+        Outputs: { Token: { Value: { 'Fn::GetAtt': ['Token', 'Value'] } } },
+      });
+      const result = await deploy(
+        'M',
+        {
+          Resources: {
+            Child: nested(child),
+            Copy: {
+              Type: 'AWS::SSM::Parameter',
+              Properties: {
+                Name: 'copy',
+                Type: 'String',
+                Value: { 'Fn::GetAtt': ['Child', 'Outputs.Token'] },
+              },
+            },
+          },
+        },
+        {},
+        true,
+        withCustomResources(),
+      );
+      expect(result.failed).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(await ssmValue('copy')).toBe(MINTED);
+      await expectMaskedEverywhere(MINTED);
     });
   });
 });
