@@ -373,6 +373,45 @@ describe('nested stacks in process', () => {
       expect(result.ok).toBe(true);
       expect(await ssmValue('copy')).toBe(MINTED);
       await expectMaskedEverywhere(MINTED);
+
+      // A later process, the child unchanged: only the mask is left, so the new consumer is refused, never sent ***.
+      clearSecrets();
+      const later = await deploy(
+        'M',
+        {
+          Resources: {
+            Child: nested(child),
+            Copy: {
+              Type: 'AWS::SSM::Parameter',
+              Properties: {
+                Name: 'copy',
+                Type: 'String',
+                Value: { 'Fn::GetAtt': ['Child', 'Outputs.Token'] },
+              },
+            },
+            Again: {
+              Type: 'AWS::SSM::Parameter',
+              Properties: {
+                Name: 'again',
+                Type: 'String',
+                Value: { 'Fn::GetAtt': ['Child', 'Outputs.Token'] },
+              },
+            },
+          },
+        },
+        {},
+        true,
+        withCustomResources(),
+      );
+      expect(later.ok).toBe(false);
+      expect(later.failed).toEqual([
+        expect.objectContaining({
+          logicalId: 'Again',
+          error: expect.objectContaining({ code: 'MASKED_SECRET_VALUE' }),
+        }),
+      ]);
+      expect(await ssmValue('copy')).toBe(MINTED);
+      await expect(ssmValue('again')).rejects.toThrow(/ParameterNotFound|not found/i);
     });
   });
 });
