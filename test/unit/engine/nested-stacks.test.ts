@@ -225,6 +225,50 @@ describe('nested stacks in process', () => {
     });
   });
 
+  describe('a stale child journal', () => {
+    it('an unchanged nested stack whose grandchild a --no-rollback failure left half-updated is deployed again', async () => {
+      const v1 = await threeLevels('v1', 600);
+      expect((await deploy('J', { Resources: { Child: nested(v1) } })).ok).toBe(true);
+      // v2: the grandchild's queue is updated, then its new topic is refused; every level keeps its journal.
+      const gc = await publish('gc-v2.json', {
+        Resources: {
+          Q: { Type: 'AWS::SQS::Queue', Properties: { MessageRetentionPeriod: 1200 } },
+          T: { Type: 'AWS::SNS::Topic', Properties: {}, DependsOn: 'Q' },
+        },
+      });
+      const v2 = await publish('child-v2.json', {
+        Resources: { Grandchild: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: gc } } },
+      });
+      await failTopicCreates();
+      const failed = await deploy('J', { Resources: { Child: nested(v2) } }, {}, false);
+      expect(failed.ok).toBe(false);
+      expect(await retentionOf('J~Child~Grandchild')).toBe(1200);
+      for (const name of ['J', 'J~Child', 'J~Child~Grandchild'])
+        expect(await store.journals.read(name, REGION)).toBeDefined();
+
+      // The app is reverted: the parent's template is v1 again, the nested stack unchanged in it.
+      await ctx.emulator.control.setTypeSettings('AWS::SNS::Topic', {});
+      host.messages.length = 0;
+      const reverted = await deploy('J', { Resources: { Child: nested(v1) } });
+      expect(reverted.failed).toEqual([]);
+      expect(reverted.ok).toBe(true);
+      expect(reverted.noChanges).toBe(false);
+      expect(host.messages.map((m) => m.message)).toContainEqual(
+        expect.stringMatching(
+          /^J > Child, J > Child > Grandchild: a rollback journal left by an earlier deploy that did not finish; the nested stack Child is unchanged in the template but is deployed again.*cdkd rollback J first/,
+        ),
+      );
+      expect(await retentionOf('J~Child~Grandchild')).toBe(600);
+      for (const name of ['J', 'J~Child', 'J~Child~Grandchild'])
+        expect(await store.journals.read(name, REGION)).toBeUndefined();
+      const { inventory, recorded } = await inventoryMatchesState('J');
+      expect(inventory).toEqual(recorded);
+
+      // Settled: the next deploy of the same app has nothing to do.
+      expect((await deploy('J', { Resources: { Child: nested(v1) } })).noChanges).toBe(true);
+    });
+  });
+
   describe('TimeoutInMinutes', () => {
     it('expiry (an injected clock) stops the child, fails the nested stack and rolls every level back', async () => {
       const timers: Array<{ ms: number; fire: () => void; cancelled: boolean }> = [];
