@@ -13,6 +13,7 @@ import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { deployStack } from '../../../src/engine/deploy-stack';
 import type { DeployStackInput, DeployStackResult } from '../../../src/engine/deploy-stack';
 import { ResourceProvisioner } from '../../../src/engine/provisioner';
+import type { ProvisionerOptions } from '../../../src/engine/provisioner';
 import { RESOURCE_EVENT } from '../../../src/engine/events';
 import type { ResourceEvent } from '../../../src/engine/events';
 import { rollbackStack } from '../../../src/engine/rollback-stack';
@@ -66,14 +67,19 @@ describe('nested stacks in process', () => {
     store = await testStore(ctx.emulator);
     assets = await createBucket(store.factory, { versioned: false });
     host = new RecordingIoHost();
-    provisioner = new ResourceProvisioner({
+    provisioner = provisionerWith({});
+  });
+
+  /** A provisioner on the emulator, one attempt per operation, with `extra` options. */
+  const provisionerWith = (extra: Partial<ProvisionerOptions>) =>
+    new ResourceProvisioner({
       registry: ProviderRegistry.fromPacks([], schemas),
       schemas,
       factory: store.factory,
       logger: createLogger(host),
       retry: { maxAttempts: 1, baseDelayMs: 1 },
+      ...extra,
     });
-  });
 
   /** Publishes a template; returns the URL the app (before the rewrite) names it by. */
   const publish = async (key: string, template: object): Promise<string> => {
@@ -99,14 +105,7 @@ describe('nested stacks in process', () => {
       { store, provisioner: using, schemas, factory: store.factory, ioHost: host, concurrency: 4, rollback },
     );
   const withCustomResources = () =>
-    new ResourceProvisioner({
-      registry: ProviderRegistry.fromPacks([], schemas),
-      schemas,
-      factory: store.factory,
-      logger: createLogger(host),
-      retry: { maxAttempts: 1, baseDelayMs: 1 },
-      customResources: { responses: store.bucket, pollIntervalsMs: [50, 100] },
-    });
+    provisionerWith({ customResources: { responses: store.bucket, pollIntervalsMs: [50, 100] } });
   /** A custom-resource handler that answers every request with a NoEcho value; returns its ServiceToken. */
   const handlerFunction = async (): Promise<string> => {
     const fn = await store.factory.get(LambdaClient, { region: REGION }).send(
@@ -175,15 +174,12 @@ describe('nested stacks in process', () => {
       expect(await retentionOf('P~Child~Grandchild')).toBe(1200);
     };
 
+    const rollbackP = () =>
+      rollbackStack({ stackName: 'P', region: REGION, store, provisioner, ioHost: host });
+
     it('returns every level to its pre-deploy state with the rewrite the deploy recorded', async () => {
       await updateThatFails();
-      const result = await rollbackStack({
-        stackName: 'P',
-        region: REGION,
-        store,
-        provisioner,
-        ioHost: host,
-      });
+      const result = await rollbackP();
       expect(result.failed).toEqual([]);
       expect(result.clean).toBe(true);
       expect(await retentionOf('P~Child~Grandchild')).toBe(600);
@@ -204,13 +200,7 @@ describe('nested stacks in process', () => {
         ...journal,
         segments: journal.segments.map(({ assetNameRewrite: _r, ...rest }) => rest),
       });
-      const result = await rollbackStack({
-        stackName: 'P',
-        region: REGION,
-        store,
-        provisioner,
-        ioHost: host,
-      });
+      const result = await rollbackP();
       expect(result.clean).toBe(false);
       expect(result.failed).toEqual([
         expect.objectContaining({
@@ -272,12 +262,7 @@ describe('nested stacks in process', () => {
   describe('TimeoutInMinutes', () => {
     it('expiry (an injected clock) stops the child, fails the nested stack and rolls every level back', async () => {
       const timers: Array<{ ms: number; fire: () => void; cancelled: boolean }> = [];
-      const timed = new ResourceProvisioner({
-        registry: ProviderRegistry.fromPacks([], schemas),
-        schemas,
-        factory: store.factory,
-        logger: createLogger(host),
-        retry: { maxAttempts: 1, baseDelayMs: 1 },
+      const timed = provisionerWith({
         nestedStackTimeouts: (ms, fire) => {
           const t = { ms, fire, cancelled: false };
           timers.push(t);
@@ -388,6 +373,12 @@ describe('nested stacks in process', () => {
       await expectMaskedEverywhere(SECRET);
     });
 
+    /** A parameter holding the child's Token output. */
+    const tokenCopy = (name: string) => ({
+      Type: 'AWS::SSM::Parameter',
+      Properties: { Name: name, Type: 'String', Value: { 'Fn::GetAtt': ['Child', 'Outputs.Token'] } },
+    });
+
     it('a NoEcho custom-resource value made in the child reaches the parent resource in clear in the same run', async () => {
       const token = await handlerFunction();
       const child = await publish('minted-child.json', {
@@ -399,14 +390,7 @@ describe('nested stacks in process', () => {
         {
           Resources: {
             Child: nested(child),
-            Copy: {
-              Type: 'AWS::SSM::Parameter',
-              Properties: {
-                Name: 'copy',
-                Type: 'String',
-                Value: { 'Fn::GetAtt': ['Child', 'Outputs.Token'] },
-              },
-            },
+            Copy: tokenCopy('copy'),
           },
         },
         {},
@@ -425,22 +409,8 @@ describe('nested stacks in process', () => {
         {
           Resources: {
             Child: nested(child),
-            Copy: {
-              Type: 'AWS::SSM::Parameter',
-              Properties: {
-                Name: 'copy',
-                Type: 'String',
-                Value: { 'Fn::GetAtt': ['Child', 'Outputs.Token'] },
-              },
-            },
-            Again: {
-              Type: 'AWS::SSM::Parameter',
-              Properties: {
-                Name: 'again',
-                Type: 'String',
-                Value: { 'Fn::GetAtt': ['Child', 'Outputs.Token'] },
-              },
-            },
+            Copy: tokenCopy('copy'),
+            Again: tokenCopy('again'),
           },
         },
         {},
