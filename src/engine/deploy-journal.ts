@@ -32,6 +32,8 @@ export class DeployJournal {
     private readonly session: StackSession,
     private readonly logger: Logger,
     private readonly initialDeploy: boolean,
+    /** The deploy's asset storage-name rewrite: a later `cdkd rollback` redeploys nested stacks with it. */
+    private readonly assetNameRewrite: ReadonlyArray<{ from: string; to: string }> = [],
   ) {}
 
   /** Reads the stack's journal, starts recording the session's outcomes and writes the in-progress segment. */
@@ -62,6 +64,7 @@ export class DeployJournal {
       timestamp: this.timestamp,
       reason,
       initialDeploy: this.initialDeploy,
+      ...this.rewriteField(),
       operations: [...this.recorder.operations],
       ...(this.recorder.failedOperations.length
         ? { failedOperations: [...this.recorder.failedOperations] }
@@ -98,6 +101,7 @@ export class DeployJournal {
       timestamp: this.timestamp,
       reason: 'auto-rollback-clean',
       initialDeploy: this.initialDeploy,
+      ...this.rewriteField(),
       operations: [],
       failedOperations: remainingFailed,
     });
@@ -109,6 +113,11 @@ export class DeployJournal {
     if (!this.exists) return;
     await this.store.remove(this.session.stackName, this.session.region);
     this.exists = false;
+  }
+
+  /** Always written (an empty one too): a segment without it is an earlier cdkd's. */
+  private rewriteField(): Pick<RollbackJournalSegment, 'assetNameRewrite'> {
+    return { assetNameRewrite: this.assetNameRewrite.map(({ from, to }) => ({ from, to })) };
   }
 
   /** The earlier segments plus this deploy's (none: only the earlier ones). */

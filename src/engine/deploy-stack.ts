@@ -52,7 +52,7 @@ import type { RecordBase } from './resource-operations';
 import { stackResolverEnv } from './resolver-env';
 import { revertSegment } from './revert-operations';
 import type { StackResolverEnv } from './resolver-env';
-import { planNestedStacks } from './nested-plan';
+import { planNestedStacks, redeployNestedStacksWithJournals } from './nested-plan';
 import type { NestedPlanContext } from './nested-plan';
 import { nestedTemplateSource } from './nested-template';
 import type { NestedTemplateSource } from './nested-template';
@@ -204,7 +204,13 @@ export async function deployStack(
   const detach = lendToNestedStacks(session, options, input);
   let failure: unknown;
   let end: Parameters<StackSession['close']>[0] = { state: run.progressMode() };
-  const journal = new DeployJournal(options.store.journals, session, run.logger, !session.initial);
+  const journal = new DeployJournal(
+    options.store.journals,
+    session,
+    run.logger,
+    !session.initial,
+    input.replacements,
+  );
   try {
     const ops = run.operations(session);
     await settlePendingIntents(session, ops, { concurrency: options.concurrency, logger: run.logger });
@@ -279,6 +285,8 @@ class DeployRun {
   private graph: Awaited<ReturnType<typeof buildResourceGraph>> | undefined;
   /** Resources created or replaced in this deploy: not addressable until their new record exists. */
   private readonly pending = new Set<string>();
+  /** Unchanged nested stacks deployed again for a journal at or below their child (forced UPDATEs). */
+  private redeployed = new Set<string>();
   private session: StackSession | undefined;
   /** Originals of replacements kept in AWS by UpdateReplacePolicy (no longer in state). */
   private readonly retainedOriginals: DeployStackResult['leftOver'] = [];
@@ -360,6 +368,7 @@ class DeployRun {
       canSnapshot: (record) => provisioner.canSnapshot(record),
     });
     assertLeavesResources(preview);
+    this.redeployed = await redeployNestedStacksWithJournals(preview, { store, region, logger: this.logger });
     if (!this.input.parent) await planNestedStacks(preview, this.nestedPlanContext());
     provisioner.assertProvisionable(preview, state?.resources ?? {});
     provisioner.assertPropertiesValid(preview);
@@ -368,6 +377,8 @@ class DeployRun {
       !preview.hasChanges &&
       before &&
       !hasUnsettledWork(view) &&
+      // A nested stack redeployed for a journal below it: its successful deploy settles its own.
+      !(this.input.parent && (await store.journals.read(stackName, region).then(Boolean, () => true))) &&
       before.sourceVersion === STATE_SCHEMA_VERSION &&
       !before.legacy &&
       before.state.exportNames !== undefined &&
@@ -505,7 +516,7 @@ class DeployRun {
     const record = builder.get(logicalId);
     const change = await withSecretChanges(
       classifyResourceChange(type, desired, record, schemaOf(this.lookup, type), {
-        force: this.options.force,
+        force: this.options.force || this.redeployed.has(logicalId),
       }),
       desired,
       record,

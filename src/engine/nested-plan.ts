@@ -9,7 +9,7 @@
 import type { AwsClientFactory } from '../config/aws-clients';
 import { planStack } from '../plan/plan-stack';
 import type { StackPlan } from '../plan/types';
-import { nestedStackName } from '../state/keys';
+import { NESTED_STACK_SEPARATOR, nestedStackName } from '../state/keys';
 import type { StateStore } from '../state/state-store';
 import type { ResourceState } from '../state/types';
 import { readStackStateView, viewState } from '../state/wal-replay';
@@ -96,4 +96,49 @@ export async function planNestedStacks(plan: StackPlan, context: NestedPlanConte
     await planNestedStacks(child, { ...context, stackTags: tags });
     r.nested = { plan: child, state };
   }
+}
+
+/**
+ * The nested stacks `plan` leaves unchanged whose child, or a stack below it,
+ * holds a rollback journal an earlier deploy left (a `--no-rollback` failure,
+ * a failed auto-rollback): each becomes a forced UPDATE, so its child is
+ * deployed again and converges on its template, and that successful deploy
+ * settles the journal as a top-level stack's next successful deploy settles its
+ * own ("a top-level deploy does the same for each nested stack's journal").
+ * Left unchanged, a child that such a failure left half-updated would be
+ * reported as having no changes. Each is named in a warning; returns their
+ * logical ids. A journal that cannot be read counts as one.
+ */
+export async function redeployNestedStacksWithJournals(
+  plan: StackPlan,
+  context: Pick<NestedPlanContext, 'store' | 'region' | 'logger'>,
+): Promise<Set<string>> {
+  const promoted = new Set<string>();
+  const unchanged = plan.resources.filter(
+    (r) => r.resourceType === NESTED_STACK_TYPE && r.action === 'NO_CHANGE',
+  );
+  if (unchanged.length === 0) return promoted;
+  const { store, region, logger } = context;
+  const stacks = (await store.backend.listStacks())
+    .filter((s) => s.region === region)
+    .map((s) => s.stackName);
+  for (const r of unchanged) {
+    const childName = nestedStackName(plan.stackName, r.logicalId);
+    const tree = stacks.filter(
+      (n) => n === childName || n.startsWith(`${childName}${NESTED_STACK_SEPARATOR}`),
+    );
+    const withJournal: string[] = [];
+    for (const name of [...new Set(tree)].sort()) {
+      if (await store.journals.read(name, region).then(Boolean, () => true)) withJournal.push(name);
+    }
+    if (withJournal.length === 0) continue;
+    promoted.add(r.logicalId);
+    Object.assign(r, { action: 'UPDATE', forced: true });
+    plan.hasChanges = true;
+    const named = withJournal.map((n) => n.split(NESTED_STACK_SEPARATOR).join(' > '));
+    logger.warn(
+      `${named.join(', ')}: a rollback journal left by an earlier deploy that did not finish; the nested stack ${r.logicalId} is unchanged in the template but is deployed again, so it matches its template and the journal is settled as after any successful deploy (to revert that deploy instead, run cdkd rollback ${plan.stackName.split(NESTED_STACK_SEPARATOR)[0]} first).`,
+    );
+  }
+  return promoted;
 }

@@ -65,10 +65,26 @@ export interface NestedStackHost {
   erroredStateDir?: string;
 }
 
+/**
+ * Starts a timer that calls `fire` after `ms` milliseconds; returns what cancels
+ * it. `TimeoutInMinutes` runs on it: the wall clock by default, a test's own
+ * clock when one is injected (so no test waits minutes).
+ */
+export type TimeoutScheduler = (ms: number, fire: () => void) => () => void;
+
+/** The wall clock; the timer never keeps the process alive on its own. */
+export const wallClockScheduler: TimeoutScheduler = (ms, fire) => {
+  const timer = setTimeout(fire, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 export interface NestedStackProviderOptions {
   provisioner: ResourceProvisioner;
   schemas: SchemaStore;
   factory: AwsClientFactory;
+  /** What `TimeoutInMinutes` is measured on. Default {@link wallClockScheduler}. */
+  timeouts?: TimeoutScheduler;
 }
 
 const hostKey = (stackName: string, region: string) => `${stackName}\u0000${region}`;
@@ -231,7 +247,9 @@ export class NestedStackProvider implements ResourceProvider {
     const timeout = timeoutOf(childName, properties.TimeoutInMinutes);
     const tags = childStackTags(host.stackTags ?? {}, properties.Tags);
     let result: DeployStackResult;
-    const timer = timeout ? new ChildTimeout(timeout, host.signal) : undefined;
+    const timer = timeout
+      ? new ChildTimeout(timeout, host.signal, this.options.timeouts ?? wallClockScheduler)
+      : undefined;
     try {
       const read = nestedTemplateSource({
         factory: this.options.factory,
@@ -340,20 +358,15 @@ function timeoutOf(childName: string, value: unknown): number | undefined {
  */
 class ChildTimeout {
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
+  readonly clear: () => void;
   expired = false;
   readonly signal: AbortSignal;
 
-  constructor(minutes: number, parent: AbortSignal | undefined) {
+  constructor(minutes: number, parent: AbortSignal | undefined, schedule: TimeoutScheduler) {
     this.signal = parent ? AbortSignal.any([parent, this.controller.signal]) : this.controller.signal;
-    this.timer = setTimeout(() => {
+    this.clear = schedule(minutes * 60_000, () => {
       this.expired = true;
       this.controller.abort(new Error(`TimeoutInMinutes (${minutes}) passed`));
-    }, minutes * 60_000);
-    this.timer.unref();
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
+    });
   }
 }

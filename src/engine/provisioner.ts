@@ -37,6 +37,7 @@ import { PollSchedule } from '../provisioning/poll-schedule';
 import type { PollStats } from '../provisioning/poll-schedule';
 import { createProviderContext } from '../provisioning/provider-context';
 import { NestedStackProvider } from './nested-stack';
+import type { TimeoutScheduler } from './nested-stack';
 import { canProvisionType, NESTED_STACK_TYPE, unprovisionableReason } from './provisionable';
 import { RouteTally } from './route-tally';
 import type { ProvisioningRoutes } from './route-tally';
@@ -78,6 +79,8 @@ export interface ProvisionerOptions {
   concurrency?: AdaptiveConcurrencyOptions;
   /** Called before each retry of an operation. */
   onRetry?: (logicalId: string, err: unknown, attempt: number) => void;
+  /** What a nested stack's `TimeoutInMinutes` is measured on (tests inject a clock); the wall clock by default. */
+  nestedStackTimeouts?: TimeoutScheduler;
 }
 
 /** Who made a resource, as its state record says; every key present so a spread replaces the old values. */
@@ -147,7 +150,12 @@ export class ResourceProvisioner {
 
   constructor(private readonly options: ProvisionerOptions) {
     const { schemas } = options;
-    this.nestedStacks = new NestedStackProvider({ provisioner: this, schemas, factory: options.factory });
+    this.nestedStacks = new NestedStackProvider({
+      provisioner: this,
+      schemas,
+      factory: options.factory,
+      timeouts: options.nestedStackTimeouts,
+    });
     this.schedule = options.cloudControl?.schedule ?? new PollSchedule();
     this.concurrency = new AdaptiveConcurrency(options.concurrency);
     options.factory.observeCalls((call) => this.observe(call));

@@ -12,6 +12,7 @@
  *            oldest reverted deploy was the stack's first and nothing is left);
  *            otherwise the journal keeps the segments not yet reverted
  */
+import type { NameReplacement } from '../assets/template-rewrite';
 import type { AwsClientFactory } from '../config/aws-clients';
 import { NESTED_STACK_SEPARATOR } from '../state/keys';
 import type { StackLock } from '../state/lock-manager';
@@ -21,10 +22,12 @@ import type { StateStore } from '../state/state-store';
 import type { WalSegment } from '../state/write-ahead-log';
 import { resolveDynamicReferencesIn } from '../template/dynamic-references';
 import { mapWithConcurrency } from '../util/concurrency';
-import type { IoHost } from '../util/io-host';
+import type { IoHost, Logger } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { emitStackEvent } from './events';
 import { JournalRecorder, recordFromSegments } from './journal-recorder';
+import type { NestedStackHost } from './nested-stack';
+import { NESTED_STACK_TYPE } from './provisionable';
 import type { ResourceProvisioner } from './provisioner';
 import { ResourceOperations } from './resource-operations';
 import { stackResolverEnv } from './resolver-env';
@@ -99,8 +102,9 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
     erroredStateDir: options.erroredStateDir,
     borrowedLock: options.borrowedLock,
   });
-  // Reverting a nested stack's operation deploys or destroys its child, under this session's lock.
-  const detach = provisioner.nestedStacks.attach(stackName, region, {
+  // Reverting a nested stack's operation deploys or destroys its child, under this session's lock,
+  // reading the templates below with the storage-name rewrite the reverted deploy recorded.
+  const nestedHost: NestedStackHost = {
     store,
     ioHost,
     lock: session.lock,
@@ -111,7 +115,8 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
     cancelSignal: options.cancelSignal,
     erroredStateDir: options.erroredStateDir,
     rollback: false,
-  });
+  };
+  const detach = provisioner.nestedStacks.attach(stackName, region, nestedHost);
   let end: Parameters<StackSession['close']>[0] = { state: { kind: 'progress' } };
   let failure: unknown;
   try {
@@ -149,6 +154,7 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
     });
     const segments = [...journal.segments];
     const newest = segments[segments.length - 1];
+    nestedHost.replacements = rewriteOf(newest, stackName, logger);
     if (newest.walSeq !== undefined) {
       // A deploy that never finished: the rest of its operations are in the log, or still in flight.
       segments[segments.length - 1] = await completeFromLog(
@@ -177,6 +183,7 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
     const ctx = { session, ops, provisioner, ioHost, logger };
     while (segments.length > 0) {
       const segment = segments[segments.length - 1];
+      if (segment !== newest) nestedHost.replacements = rewriteOf(segment, stackName, logger);
       const out = await revertSegment(ctx, segment, { revertFailed: options.revertFailed });
       result.reverted.push(...out.reverted);
       result.warnings.push(...out.warnings);
@@ -225,6 +232,28 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
       : `${stackName}: rollback incomplete (${result.reverted.length} reverted, ${result.failed.length} not); the journal keeps the rest`,
   );
   return result;
+}
+
+/**
+ * The asset storage-name rewrite the segment's deploy used. A segment an
+ * earlier cdkd wrote has none recorded: its nested stacks are redeployed from
+ * their templates as published, which in cdkd asset mode name the CDK bootstrap
+ * bucket below the first level; that is said, once per segment that needs it.
+ */
+function rewriteOf(
+  segment: RollbackJournalSegment,
+  stackName: string,
+  logger: Logger,
+): readonly NameReplacement[] {
+  if (segment.assetNameRewrite) return segment.assetNameRewrite;
+  const nested = [...segment.operations, ...(segment.failedOperations ?? [])].some(
+    (op) => op.resourceType === NESTED_STACK_TYPE,
+  );
+  if (nested)
+    logger.warn(
+      `${stackName}: this journal was written by an earlier cdkd, which did not record the asset storage-name rewrite: nested stacks are redeployed from their templates as published, so in cdkd asset mode a template that names the CDK bootstrap bucket cannot be read. If the rollback fails on one, deploy the previous version of the app instead (cdkd deploy applies the rewrite).`,
+    );
+  return [];
 }
 
 /**

@@ -85,6 +85,15 @@ export interface RollbackJournalSegment {
    * are the deploy's too (a process killed before it could journal them).
    */
   walSeq?: number;
+  /**
+   * cdkd addition, optional (the reference tool ignores it): the asset
+   * storage-name rewrite the deploy applied to its templates (cdkd asset mode:
+   * CDK bootstrap bucket / repository -> cdkd's), so that reverting a nested
+   * stack's operation, which redeploys its child from the previous TemplateURL,
+   * reads every template below with it, as the deploy did. Empty: no rewrite
+   * (CDK bootstrap asset mode). Absent: a segment an earlier cdkd wrote.
+   */
+  assetNameRewrite?: Array<{ from: string; to: string }>;
 }
 
 export interface RollbackJournal {
