@@ -30,6 +30,8 @@ const CHANGE_TYPES: Record<IntentRecord['operation'], JournalChangeType> = {
 export function journalEntryOf(o: ObservedOutcome): {
   completed?: CompletedOperation;
   failed?: FailedOperation;
+  /** A replacement whose new copy's create failed: its UPDATE, journaled beside the CREATE. */
+  failedReplacement?: FailedOperation;
 } {
   const intent = o.intent;
   // Outcomes without an intent made no AWS call (policy-only changes, attribute reads).
@@ -43,6 +45,34 @@ export function journalEntryOf(o: ObservedOutcome): {
         m.op === 'depose' && m.entry.reason === 'failed-create',
     );
     if (intent.deposedKey) return {};
+    const attempted = intent.properties ? { attemptedProperties: intent.properties } : {};
+    if (intent.operation === 'create' && prev) {
+      // A replacement's create failed: the UPDATE applied nothing to the original; what it made is a failed CREATE.
+      return {
+        failedReplacement: {
+          logicalId,
+          changeType: 'UPDATE',
+          resourceType,
+          provisionedBy,
+          previousState: prev,
+          physicalId: prev.physicalId,
+          ...attempted,
+          replacement: true,
+        },
+        ...(made
+          ? {
+              failed: {
+                logicalId,
+                changeType: 'CREATE' as const,
+                resourceType,
+                provisionedBy,
+                physicalId: made.entry.physicalId,
+                ...attempted,
+              },
+            }
+          : {}),
+      };
+    }
     return {
       failed: {
         logicalId,
@@ -51,7 +81,7 @@ export function journalEntryOf(o: ObservedOutcome): {
         provisionedBy,
         ...(prev && changeType !== 'CREATE' ? { previousState: prev } : {}),
         ...(intent.physicalId || made ? { physicalId: intent.physicalId ?? made!.entry.physicalId } : {}),
-        ...(intent.properties ? { attemptedProperties: intent.properties } : {}),
+        ...attempted,
       },
     };
   }
@@ -99,8 +129,25 @@ export class JournalRecorder {
 
   observe(o: ObservedOutcome): void {
     const entry = journalEntryOf(o);
-    if (entry.completed) this.operations.push(entry.completed);
+    if (entry.completed) this.operations.push(this.asDeleteFirst(entry.completed));
+    if (entry.failedReplacement) this.failedOperations.push(entry.failedReplacement);
     if (entry.failed) this.failedOperations.push(entry.failed);
+  }
+
+  /**
+   * A CREATE right after this deploy deleted the same logical id is the
+   * delete-first fallback of a replacement whose name the original held: one
+   * UPDATE that replaced it, original deleted first, so the rollback reverses
+   * it in that order and the copy leaves by its own UpdateReplacePolicy.
+   */
+  private asDeleteFirst(op: CompletedOperation): CompletedOperation {
+    if (op.changeType !== 'CREATE') return op;
+    let i = this.operations.length - 1;
+    while (i >= 0 && this.operations[i].logicalId !== op.logicalId) i--;
+    const deleted = i >= 0 ? this.operations[i] : undefined;
+    if (deleted?.changeType !== 'DELETE' || !deleted.previousState) return op;
+    this.operations.splice(i, 1);
+    return { ...op, changeType: 'UPDATE', previousState: deleted.previousState, replacedOriginal: 'deleted' };
   }
 }
 

@@ -21,7 +21,10 @@ import type { CompletedOperation, FailedOperation, RollbackJournalSegment } from
 import type { ResourceState } from '../state/types';
 import { CdkdError, formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
+import { sleep } from '../util/retry';
 import type { ResourceProvisioner } from './provisioner';
+import { isNameInUse, namePropertyOf, replacementHoldsName } from './replacement-names';
+import type { NameHolder } from './replacement-names';
 import type { RecordBase, ResourceOperations } from './resource-operations';
 import type { StackSession } from './stack-session';
 
@@ -31,6 +34,10 @@ export interface RevertContext {
   provisioner: ResourceProvisioner;
   ioHost: IoHost;
   logger: Logger;
+  /** Waits between re-creates while a freed name is released (injected by tests). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The waits of that bounded retry (default NAME_RELEASE_DELAYS_MS). */
+  nameReleaseDelaysMs?: readonly number[];
 }
 
 export interface RevertResult {
@@ -70,7 +77,11 @@ function recordBaseOf(record: ResourceState): RecordBase {
 export async function revertSegment(
   ctx: RevertContext,
   segment: RollbackJournalSegment,
-  options: { revertFailed?: boolean } = {},
+  options: {
+    revertFailed?: boolean;
+    /** The journal's segments newer than this one (already reverted): they decide who owns what a failed create made. */
+    newer?: readonly RollbackJournalSegment[];
+  } = {},
 ): Promise<RevertResult> {
   const result: RevertResult = { reverted: [], failed: [], warnings: [], remainingFailed: [] };
   for (const f of segment.failedOperations ?? []) {
@@ -79,20 +90,28 @@ export async function revertSegment(
       continue;
     }
     try {
-      const settled = await revertFailed(ctx, f, options.revertFailed === true, result);
+      const settled = await revertFailed(
+        ctx,
+        f,
+        options.revertFailed === true,
+        result,
+        segment,
+        options.newer ?? [],
+      );
       if (!settled) result.remainingFailed.push(f);
     } catch (error) {
       result.failed.push({ logicalId: f.logicalId, error });
       result.remainingFailed.push(f);
     }
   }
+  const changed = changedIdsOf(segment);
   for (const op of [...segment.operations].reverse()) {
     if (ctx.session.stopSignal.aborted) {
       result.failed.push({ logicalId: op.logicalId, error: new Error('interrupted before it was reverted') });
       continue;
     }
     try {
-      await revertCompleted(ctx, op, result);
+      await revertCompleted(ctx, op, result, changed);
     } catch (error) {
       result.failed.push({ logicalId: op.logicalId, error });
       ctx.logger.error(
@@ -109,8 +128,23 @@ async function revertFailed(
   f: FailedOperation,
   force: boolean,
   result: RevertResult,
+  segment: RollbackJournalSegment,
+  newer: readonly RollbackJournalSegment[],
 ): Promise<boolean> {
   const builder = ctx.session.builder;
+  if (f.changeType === 'UPDATE' && f.replacement) {
+    // Never force-reverted: the replacement applied nothing to the original; what its create made is its own entry.
+    const current = builder.get(f.logicalId);
+    const original = f.previousState?.physicalId;
+    const restoredByDelete = segment.operations.some(
+      (op) => op.logicalId === f.logicalId && op.changeType === 'DELETE',
+    );
+    if (original && current?.physicalId !== original && !restoredByDelete)
+      result.warnings.push(
+        `${f.logicalId}: the failed replacement deleted ${original} before its new copy failed, and state no longer holds it; a deploy whose template still replaces it creates it again, and cdkd destroy drops the record.`,
+      );
+    return true;
+  }
   if (f.changeType === 'CREATE') {
     // What a failed create proved it made is tracked as a deposed record: delete it.
     const made = f.physicalId
@@ -129,6 +163,16 @@ async function revertFailed(
     }
     // Nothing was made, or it is already cleaned up (a re-run, or a later deploy deleted it).
     if (!made) return true;
+    const owner = laterOwner(ctx, f, segment, newer);
+    if (owner) {
+      // Not deleted: something later may own it. It stops being tracked here; the warning names it.
+      ctx.session.outcome(undefined, [{ op: 'undepose', key: made.key }]);
+      if (owner !== 'tracked')
+        result.warnings.push(
+          `${f.logicalId}: ${made.physicalId}, made by the create that failed, is not deleted: ${owner}; it may still exist untracked and needs manual attention.`,
+        );
+      return true;
+    }
     const decision = await ctx.ops.remove({
       logicalId: f.logicalId,
       record: made,
@@ -173,10 +217,70 @@ async function revertFailed(
   return true;
 }
 
+/**
+ * Whether something other than the failed create's own entry may own what it
+ * made (rollback-internals, the table row "CREATE that made its resource and
+ * then failed"): `tracked` when a state record holds that very resource (the
+ * skip is silent), a reason to warn (exit 2) when a newer journal segment
+ * names its id or completed a CREATE of its type, removed its logical id, or
+ * when state holds a different resource under its logical id that is not the
+ * one a replacement was replacing; undefined when it is the entry's to delete.
+ */
+function laterOwner(
+  ctx: RevertContext,
+  f: FailedOperation,
+  segment: RollbackJournalSegment,
+  newer: readonly RollbackJournalSegment[],
+): string | undefined {
+  const id = f.physicalId!;
+  const same = (a: unknown) => typeof a === 'string' && sameResourceId(f.resourceType, a, id);
+  const records = ctx.session.builder.resourceRecords();
+  if (Object.values(records).some((r) => r.resourceType === f.resourceType && same(r.physicalId)))
+    return 'tracked';
+  for (const s of newer) {
+    for (const op of [...s.operations, ...(s.failedOperations ?? [])]) {
+      if (
+        op.changeType === 'DELETE' &&
+        op.logicalId === f.logicalId &&
+        s.operations.includes(op as CompletedOperation)
+      )
+        return `a newer failed deploy removed ${f.logicalId}`;
+      if (op.resourceType !== f.resourceType) continue;
+      if (same(op.physicalId) || same(op.previousState?.physicalId))
+        return `a newer failed deploy has an operation on ${id}`;
+      if (op.changeType === 'CREATE' && s.operations.includes(op as CompletedOperation))
+        return `a newer failed deploy completed a CREATE of ${f.resourceType}, which may hold it`;
+    }
+  }
+  const current = records[f.logicalId];
+  if (current && !same(current.physicalId)) {
+    const replaced = (segment.failedOperations ?? []).some(
+      (r) =>
+        r.logicalId === f.logicalId && r.replacement && r.previousState?.physicalId === current.physicalId,
+    );
+    if (!replaced) return `state tracks ${current.physicalId} under ${f.logicalId}, a different resource`;
+  }
+  return undefined;
+}
+
+/** Types whose identifiers AWS matches regardless of case. */
+const CASE_INSENSITIVE_IDS =
+  /^AWS::(RDS::(DBCluster|DBInstance|DBSubnetGroup)|DocDB::(DBCluster|DBInstance|DBSubnetGroup)|Neptune::(DBCluster|DBInstance|DBSubnetGroup)|ElastiCache::(CacheCluster|SubnetGroup)|IAM::(Role|User|Group|InstanceProfile|ManagedPolicy))$/;
+
+function sameResourceId(resourceType: string, a: string, b: string): boolean {
+  if (a === b) return true;
+  if (CASE_INSENSITIVE_IDS.test(resourceType)) return a.toLowerCase() === b.toLowerCase();
+  // A Glue table's name: ASCII letters only, case-insensitively.
+  if (resourceType === 'AWS::Glue::Table')
+    return a.replace(/[A-Z]/g, (c) => c.toLowerCase()) === b.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return false;
+}
+
 async function revertCompleted(
   ctx: RevertContext,
   op: CompletedOperation,
   result: RevertResult,
+  changed: ChangedIds,
 ): Promise<void> {
   const { session } = ctx;
   const current = session.builder.get(op.logicalId);
@@ -229,7 +333,7 @@ async function revertCompleted(
     result.reverted.push(`${op.logicalId}: updated back to its pre-deploy properties`);
     return;
   }
-  await reverseReplacement(ctx, op, prev, current, result);
+  await reverseReplacement(ctx, op, prev, current, result, changed);
 }
 
 /** Puts the original of a replacement back under its logical id and removes the new copy. */
@@ -239,6 +343,7 @@ async function reverseReplacement(
   prev: ResourceState,
   current: ResourceState | undefined,
   result: RevertResult,
+  changed: ChangedIds,
 ): Promise<void> {
   const { session } = ctx;
   const builder = session.builder;
@@ -277,48 +382,290 @@ async function reverseReplacement(
     if (deposed) effects.push({ op: 'undepose', key: deposed.key });
     effects.push({ op: 'set', logicalId: op.logicalId, record: prev, prev: current?.physicalId ?? null });
     session.outcome(undefined, effects);
-    if (current) await deleteReplacement(ctx, op.logicalId, current, result);
+    if (current) await removeDeposedCopy(ctx, op.logicalId, deposeCopy(ctx, op.logicalId, current), result);
     result.reverted.push(
       `${op.logicalId}: the original ${prev.physicalId} is back in place of ${op.physicalId}`,
     );
     return;
   }
-  // The original is gone: delete the new copy first (it may hold the name), then re-create the original.
-  if (current) {
-    await ctx.ops.delete({
-      logicalId: op.logicalId,
-      record: current,
-      reason: 'rollback: the replacement of a deleted original',
-    });
+  await recreateOriginal(ctx, op, prev, current, result, changed);
+}
+
+/**
+ * The original is gone: it is re-created from its pre-deploy record. The order
+ * follows what the deploy did (rollback-internals "Reversing a replacement"):
+ *
+ * - delete-first, for a replacement that deleted the original before making
+ *   its copy (`replacedOriginal: 'deleted'`), so a name or port only one of
+ *   them can hold does not collide;
+ * - create-first otherwise (a journal an older cdkd or the reference tool
+ *   wrote, a copy kept by UpdateReplacePolicy Retain, an original whose
+ *   properties name a resource this deploy replaced or deleted): the copy is
+ *   deleted after the original is back, and before it only when the re-create
+ *   collided on a name the copy is shown to hold (never a retained copy, never
+ *   for an original naming a replaced resource). Any other collision fails
+ *   with the name named and the journal kept.
+ */
+async function recreateOriginal(
+  ctx: RevertContext,
+  op: CompletedOperation,
+  prev: ResourceState,
+  current: ResourceState | undefined,
+  result: RevertResult,
+  changed: ChangedIds,
+): Promise<void> {
+  const { logicalId } = op;
+  const keptCopy = current !== undefined && keepsCopy(current);
+  const namesChanged = namedChangedResource(prev, logicalId, changed);
+  if (namesChanged)
+    result.warnings.push(
+      `${logicalId}: its pre-deploy properties name ${namesChanged}, which the failed deploy replaced or deleted; the original is re-created before its replacement ${op.physicalId} is deleted, and the replacement is never deleted to free a name.`,
+    );
+  const done = (made: ResourceState) =>
+    result.reverted.push(
+      `${logicalId}: the original was re-created from its pre-deploy record as ${made.physicalId}, replacing ${op.physicalId}`,
+    );
+  if (op.replacedOriginal === 'deleted' && !keptCopy && !namesChanged) {
+    // Delete-first, as the deploy did. A delete that fails leaves state naming the copy (journal kept).
+    if (current)
+      await ctx.ops.remove({
+        logicalId,
+        record: current,
+        cause: 'replaced',
+        reason: 'rollback: delete-first, as the failed deploy replaced it',
+      });
+    done(await recreateReleasingName(ctx, logicalId, prev, true));
+    return;
   }
-  const made = await recreate(ctx, op.logicalId, prev);
-  result.reverted.push(
-    `${op.logicalId}: the original was re-created from its pre-deploy record as ${made.physicalId}, replacing ${op.physicalId}`,
+  // Create-first: the copy is deposed (still tracked) while the original is re-created under the id.
+  const copyKey = current ? deposeCopy(ctx, logicalId, current) : undefined;
+  const restoreCopy = () => {
+    if (copyKey)
+      ctx.session.outcome(undefined, [
+        { op: 'undepose', key: copyKey },
+        { op: 'set', logicalId, record: current!, prev: null },
+      ]);
+  };
+  let made: ResourceState;
+  try {
+    made = await recreateReleasingName(ctx, logicalId, prev, false);
+  } catch (err) {
+    if (!isNameInUse(err)) {
+      restoreCopy();
+      throw err;
+    }
+    const holder = current ? replacementHoldsName(prev, current) : undefined;
+    const name = holder?.name ?? nameAsked(prev);
+    if (!current || !holder?.holds || keptCopy || namesChanged) {
+      restoreCopy();
+      throw nameCollision(logicalId, prev, current, name, holder, keptCopy, namesChanged, err);
+    }
+    ctx.logger.info(
+      `Rollback: ${logicalId}: the replacement ${current.physicalId} holds ${holder.name}; deleting it first, then re-creating the original.`,
+    );
+    // The copy's own UpdateReplacePolicy decides (not Retain here), then the name may take a while to be released.
+    await removeDeposedCopy(ctx, logicalId, copyKey!, result);
+    done(await recreateReleasingName(ctx, logicalId, prev, true));
+    return;
+  }
+  done(made);
+  if (copyKey) await removeDeposedCopy(ctx, logicalId, copyKey, result);
+}
+
+/** The refusal of a re-create whose name something else holds, or cdkd cannot tell who: nothing is deleted. */
+function nameCollision(
+  logicalId: string,
+  prev: ResourceState,
+  current: ResourceState | undefined,
+  name: string | undefined,
+  holder: NameHolder | undefined,
+  keptCopy: boolean,
+  namesChanged: string | undefined,
+  cause: unknown,
+): CdkdError {
+  const what = name ? `the name ${name}` : 'its name';
+  if (keptCopy && holder?.holds)
+    return new CdkdError(
+      `${logicalId}: the original ${prev.resourceType} cannot be re-created: its replacement ${current!.physicalId}, which UpdateReplacePolicy Retain keeps, still holds ${what}, and cdkd does not delete a retained resource to free it.`,
+      {
+        code: 'ROLLBACK_NAME_CONFLICT',
+        cause,
+        remedy: `Delete ${current!.physicalId} yourself, or drop UpdateReplacePolicy Retain from its record, then re-run cdkd rollback; the journal is kept.`,
+      },
+    );
+  const why = namesChanged
+    ? `its pre-deploy properties name ${namesChanged}, which the failed deploy replaced or deleted, so its replacement is not deleted to free the name`
+    : !current
+      ? 'no replacement is recorded under its id'
+      : holder && !holder.holds
+        ? `cdkd cannot show that its replacement holds it: ${holder.why}`
+        : 'something else holds it';
+  return new CdkdError(
+    `${logicalId}: the original ${prev.resourceType} cannot be re-created: ${what} is taken (${formatError(cause)}); ${why}. Nothing was deleted.`,
+    {
+      code: 'ROLLBACK_NAME_CONFLICT',
+      cause,
+      remedy: `Remove or rename whatever holds ${what}, then re-run cdkd rollback (the journal is kept). If it is the replacement itself${current ? ` (${current.physicalId})` : ''}, delete it by hand and re-run; or pass --orphan ${logicalId} to leave the resource alone.`,
+    },
   );
 }
 
-/** Deposes the new copy of a reverted replacement and deletes it, unless its UpdateReplacePolicy keeps it. */
-async function deleteReplacement(
+function nameAsked(prev: ResourceState): string | undefined {
+  const property = namePropertyOf(prev.resourceType, prev.properties);
+  const name = property ? prev.properties?.[property] : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** The copy's own UpdateReplacePolicy keeps it: the rollback never deletes it. */
+function keepsCopy(copy: ResourceState): boolean {
+  return copy.updateReplacePolicy === 'Retain' || copy.updateReplacePolicy === 'RetainExceptOnCreate';
+}
+
+/** Default waits for a name to be released after its holder was deleted (SQS documents 60 s). */
+export const NAME_RELEASE_DELAYS_MS: readonly number[] = [2_000, 5_000, 10_000, 20_000, 30_000];
+
+/**
+ * Re-creates the original; `releasing`: its name was just freed, so a create
+ * that still finds it in use is retried, bounded, while the service releases
+ * it. A re-create that fails after its provider made a resource has that
+ * resource deleted before the failure is reported, unless the original's
+ * DeletionPolicy keeps it (then a warning names it).
+ */
+async function recreateReleasingName(
   ctx: RevertContext,
   logicalId: string,
-  copy: ResourceState,
-  result: RevertResult,
+  prev: ResourceState,
+  releasing: boolean,
+): Promise<ResourceState> {
+  const delays = releasing ? (ctx.nameReleaseDelaysMs ?? NAME_RELEASE_DELAYS_MS) : [];
+  const wait = ctx.sleep ?? sleep;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await recreate(ctx, logicalId, prev);
+    } catch (err) {
+      await removeFailedRecreate(ctx, logicalId, prev);
+      if (!isNameInUse(err) || attempt >= delays.length) {
+        if (releasing)
+          throw new CdkdError(
+            `${logicalId}: its replacement was deleted, but the original ${prev.resourceType} could not be re-created, so the resource is absent: ${formatError(err)}`,
+            {
+              code: 'ROLLBACK_RECREATE_FAILED',
+              cause: err,
+              remedy: `Re-deploy to fix it forward (the template's ${logicalId} is created again), or re-run cdkd rollback once the cause is fixed.`,
+            },
+          );
+        throw err;
+      }
+      ctx.logger.info(
+        `Rollback: ${logicalId}: the name is not released yet; retrying the re-create in ${delays[attempt] / 1000}s (${attempt + 1}/${delays.length}).`,
+      );
+      await wait(delays[attempt], ctx.session.stopSignal);
+    }
+  }
+}
+
+/** What a failed re-create proved it made (a deposed `failed-create` record) is deleted, as its DeletionPolicy allows. */
+async function removeFailedRecreate(
+  ctx: RevertContext,
+  logicalId: string,
+  prev: ResourceState,
 ): Promise<void> {
-  const builder = ctx.session.builder;
-  const key = builder.nextDeposedKey(logicalId);
+  const made = ctx.session.builder
+    .deposed()
+    .filter(
+      (d) => d.logicalId === logicalId && d.reason === 'failed-create' && d.physicalId !== prev.physicalId,
+    );
+  for (const d of made) {
+    if (prev.deletionPolicy === 'Retain' || prev.deletionPolicy === 'Snapshot') {
+      ctx.logger.warn(
+        `Rollback: ${logicalId}: the failed re-create made ${d.physicalId}, kept by the original's DeletionPolicy ${prev.deletionPolicy}; delete it yourself if it is not wanted.`,
+      );
+      ctx.session.outcome(undefined, [{ op: 'undepose', key: d.key }]);
+      continue;
+    }
+    try {
+      await ctx.ops.delete({
+        logicalId,
+        record: d,
+        deposedKey: d.key,
+        reason: 'rollback: made by a re-create that failed',
+      });
+    } catch (err) {
+      ctx.logger.warn(
+        `Rollback: ${logicalId}: ${d.physicalId}, made by the re-create that failed, could not be deleted (${formatError(err)}); it stays in state for the next deploy's cleanup.`,
+      );
+    }
+  }
+}
+
+/** Deposes the new copy of a reverted replacement (still tracked, by its own record); returns its key. */
+function deposeCopy(ctx: RevertContext, logicalId: string, copy: ResourceState): string {
+  const key = ctx.session.builder.nextDeposedKey(logicalId);
+  const stillHere = ctx.session.builder.get(logicalId)?.physicalId === copy.physicalId;
   ctx.session.outcome(undefined, [
+    ...(stillHere ? [{ op: 'remove' as const, logicalId }] : []),
     { op: 'depose', entry: { ...copy, logicalId, key, reason: 'replaced', deposedAt: Date.now() } },
   ]);
+  return key;
+}
+
+/** Deletes a deposed copy, unless its own UpdateReplacePolicy keeps it (a warning, exit 2). */
+async function removeDeposedCopy(
+  ctx: RevertContext,
+  logicalId: string,
+  key: string,
+  result: RevertResult,
+): Promise<void> {
+  const copy = ctx.session.builder.deposedEntry(key)!;
   // The new copy leaves as a replaced resource: its own UpdateReplacePolicy decides.
   const decision = await ctx.ops.remove({
     logicalId,
-    record: builder.deposedEntry(key)!,
+    record: copy,
     deposedKey: key,
     cause: 'replaced',
     reason: 'rollback: the replacement made by the failed deploy',
   });
   if (decision.action === 'retain')
     result.warnings.push(`${logicalId}: the replacement ${copy.physicalId} is kept (${decision.reason}).`);
+}
+
+/** Identifiers of what a segment replaced or deleted (old physical ids and their string attributes, e.g. ARNs), by logical id. */
+export type ChangedIds = Map<string, string>;
+
+export function changedIdsOf(segment: RollbackJournalSegment): ChangedIds {
+  const ids: ChangedIds = new Map();
+  const add = (logicalId: string, prev: ResourceState | undefined) => {
+    if (!prev) return;
+    for (const v of [prev.physicalId, ...Object.values(prev.attributes ?? {})])
+      if (typeof v === 'string' && v.length >= 3) ids.set(v, logicalId);
+  };
+  for (const op of segment.operations) {
+    if (op.changeType === 'DELETE') add(op.logicalId, op.previousState);
+    else if (op.changeType === 'UPDATE' && op.previousState && op.previousState.physicalId !== op.physicalId)
+      add(op.logicalId, op.previousState);
+  }
+  for (const f of segment.failedOperations ?? [])
+    if (f.changeType === 'UPDATE' && f.replacement) add(f.logicalId, f.previousState);
+  return ids;
+}
+
+/** The other resource (and id) a record's properties name among those the deploy replaced or deleted. */
+function namedChangedResource(prev: ResourceState, self: string, changed: ChangedIds): string | undefined {
+  if (changed.size === 0) return undefined;
+  let found: string | undefined;
+  const visit = (v: unknown): void => {
+    if (found) return;
+    if (typeof v === 'string') {
+      for (const [id, owner] of changed)
+        if (owner !== self && v.includes(id)) {
+          found = `${owner} (${id})`;
+          return;
+        }
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  visit(prev.properties ?? {});
+  return found;
 }
 
 /** Removes what the deploy created under a logical id, as the removal-policy rule decides for a rolled-back create. */

@@ -55,6 +55,8 @@ export interface RollbackStackOptions {
   borrowedLock?: StackLock;
   /** Also roll back the journals of the stack's nested stacks, deepest first, before its own. Default true. */
   nested?: boolean;
+  /** Waits while a freed name is released before a re-create is retried (tests inject one). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface RollbackStackResult {
@@ -180,11 +182,22 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
       },
       `${stackName}: rolling back ${segments.length} failed deploy(s) in ${region}`,
     );
-    const ctx = { session, ops, provisioner, ioHost, logger };
+    const ctx = {
+      session,
+      ops,
+      provisioner,
+      ioHost,
+      logger,
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    };
+    const all = [...segments];
     while (segments.length > 0) {
       const segment = segments[segments.length - 1];
       if (segment !== newest) nestedHost.replacements = rewriteOf(segment, stackName, logger);
-      const out = await revertSegment(ctx, segment, { revertFailed: options.revertFailed });
+      const out = await revertSegment(ctx, segment, {
+        revertFailed: options.revertFailed,
+        newer: all.slice(segments.length),
+      });
       result.reverted.push(...out.reverted);
       result.warnings.push(...out.warnings);
       if (out.failed.length > 0) {

@@ -65,6 +65,13 @@ export interface FailedOperation {
   physicalId?: string;
   /** The resolved properties the failed write attempted. */
   attemptedProperties?: Record<string, unknown>;
+  /**
+   * cdkd addition, optional: a failed UPDATE that was a replacement (its new
+   * copy's create failed). It applied nothing to the resource it replaced, so
+   * it is never force-reverted; what the create made is journaled beside it as
+   * a failed CREATE.
+   */
+  replacement?: true;
 }
 
 export interface RollbackJournalSegment {
