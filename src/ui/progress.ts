@@ -10,12 +10,20 @@
  * Log lines pass through (debug only with --verbose). Everything goes to
  * stderr; stdout stays free for payloads. While a question is on screen
  * ({@link ProgressRenderer.pause}) lines are held back and printed after it.
+ *
+ * Writes to a pipe or file are synchronous in Node, and a large deploy prints
+ * thousands of lines: with `batchMs`, the plain modes collect lines and write
+ * them together at most that often (and at once on pause, close and process
+ * exit), so the CLI's one thread does not pay one system call per event.
  */
 import { RESOURCE_EVENT, STACK_EVENT, describeResourceEvent } from '../engine/events';
 import type { ResourceEvent, StackEvent } from '../engine/events';
 import type { IoHost, IoMessage } from '../util/io-host';
 
 export type ProgressMode = 'live' | 'events' | 'errors-only';
+
+/** How often the CLI writes collected progress lines to a stderr that is not a terminal, ms. */
+export const PROGRESS_BATCH_MS = 100;
 
 /** The values `--progress` accepts: cdkd's own and the CDK CLI's (`bar` is `live`). */
 export const PROGRESS_OPTIONS = ['bar', 'events', 'errors-only', 'live'] as const;
@@ -29,6 +37,11 @@ export interface ProgressRendererOptions {
   now?: () => number;
   /** Colour the status symbols (green done, red failed, yellow skipped). */
   color?: boolean;
+  /**
+   * `events` / `errors-only`: write collected lines at most this often, ms (not
+   * for a terminal someone watches). Default 0: every line at once.
+   */
+  batchMs?: number;
 }
 
 const COLORS: Record<string, string> = { succeeded: '32', failed: '31', skipped: '33', retrying: '33' };
@@ -58,11 +71,19 @@ export class ProgressRenderer implements IoHost {
   private readonly now: () => number;
   /** Lines held back while paused. */
   private held?: string[];
+  /** Lines collected for the next batched write. */
+  private batch: string[] = [];
+  private batchTimer?: NodeJS.Timeout;
+  private batchMs: number;
+  /** Writes what is collected when the process exits before the next batch. */
+  private readonly flushOnExit = (): void => this.flushBatch();
 
   constructor(private readonly options: ProgressRendererOptions) {
     this.stream = options.stream ?? process.stderr;
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
+    this.batchMs = options.mode === 'live' ? 0 : (options.batchMs ?? 0);
+    if (this.batchMs > 0) process.on('exit', this.flushOnExit);
   }
 
   notify(msg: IoMessage): void {
@@ -110,6 +131,7 @@ export class ProgressRenderer implements IoHost {
   readonly pause = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (this.held) return fn();
     this.clearLive();
+    this.flushBatch();
     this.held = [];
     try {
       return await fn();
@@ -130,9 +152,25 @@ export class ProgressRenderer implements IoHost {
       this.clearLive();
       this.stream.write(`${line}\n`);
       this.drawLive();
+    } else if (this.batchMs > 0) {
+      this.batch.push(line);
+      if (!this.batchTimer) {
+        this.batchTimer = setTimeout(() => this.flushBatch(), this.batchMs);
+        this.batchTimer.unref();
+      }
     } else {
       this.stream.write(`${line}\n`);
     }
+  }
+
+  /** Writes the collected lines in one write. */
+  private flushBatch(): void {
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    if (this.batch.length === 0) return;
+    const text = this.batch.join('\n') + '\n';
+    this.batch = [];
+    this.stream.write(text);
   }
 
   private ensureTimer(): void {
@@ -177,11 +215,19 @@ export class ProgressRenderer implements IoHost {
     this.liveLines = lines.length;
   }
 
-  /** Removes the live area; call when the command ends. */
+  /**
+   * Removes the live area and writes any collected lines; call when the command
+   * ends. Lines printed afterwards are written at once.
+   */
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     if (this.options.mode === 'live') this.clearLive();
+    this.flushBatch();
+    if (this.batchMs > 0) {
+      this.batchMs = 0;
+      process.removeListener('exit', this.flushOnExit);
+    }
   }
 }
 
