@@ -23,7 +23,7 @@ import type { ProviderRegistry } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
 import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import type { StateStore } from '../state/state-store';
-import { PROGRESS_BATCH_MS, ProgressRenderer, chooseProgressMode } from '../ui/progress';
+import { ProgressRenderer, chooseProgressMode } from '../ui/progress';
 import type { IoHost, IoMessage, Logger } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { synthesizeApp } from '../synth/synthesize';
@@ -71,8 +71,8 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     mode: chooseProgressMode(options.progress, Boolean(process.stderr.isTTY), config.ci),
     verbose: config.verbose,
     color: config.color ?? Boolean(process.stderr.isTTY),
-    // A pipe or file (CI logs, a wrapper) gets its lines in batches; a terminal line by line.
-    ...(process.stderr.isTTY ? {} : { batchMs: PROGRESS_BATCH_MS }),
+    // A pipe or file (CI logs, a wrapper) gets the lines of each event-loop turn in one write; a terminal line by line.
+    batch: !process.stderr.isTTY,
   });
   const locked = new LockedStacks(options.ioHost ?? renderer);
   const logger = createLogger(locked);

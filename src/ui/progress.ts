@@ -12,18 +12,18 @@
  * ({@link ProgressRenderer.pause}) lines are held back and printed after it.
  *
  * Writes to a pipe or file are synchronous in Node, and a large deploy prints
- * thousands of lines: with `batchMs`, the plain modes collect lines and write
- * them together at most that often (and at once on pause, close and process
- * exit), so the CLI's one thread does not pay one system call per event.
+ * thousands of lines: with `batch`, the plain modes collect the lines of one
+ * turn of the event loop (every reply that arrived in it) and write them
+ * together at its end, and at once on pause, close and process exit, so the
+ * CLI's one thread does not pay one system call per event. A line is not held
+ * longer than that turn, so its arrival time still tells when it happened
+ * (the benchmarks time resources by it).
  */
 import { RESOURCE_EVENT, STACK_EVENT, describeResourceEvent } from '../engine/events';
 import type { ResourceEvent, StackEvent } from '../engine/events';
 import type { IoHost, IoMessage } from '../util/io-host';
 
 export type ProgressMode = 'live' | 'events' | 'errors-only';
-
-/** How often the CLI writes collected progress lines to a stderr that is not a terminal, ms. */
-export const PROGRESS_BATCH_MS = 100;
 
 /** The values `--progress` accepts: cdkd's own and the CDK CLI's (`bar` is `live`). */
 export const PROGRESS_OPTIONS = ['bar', 'events', 'errors-only', 'live'] as const;
@@ -38,10 +38,10 @@ export interface ProgressRendererOptions {
   /** Colour the status symbols (green done, red failed, yellow skipped). */
   color?: boolean;
   /**
-   * `events` / `errors-only`: write collected lines at most this often, ms (not
-   * for a terminal someone watches). Default 0: every line at once.
+   * `events` / `errors-only`: write the lines of one turn of the event loop
+   * together, at its end. Default false: every line at once.
    */
-  batchMs?: number;
+  batch?: boolean;
 }
 
 const COLORS: Record<string, string> = { succeeded: '32', failed: '31', skipped: '33', retrying: '33' };
@@ -72,9 +72,9 @@ export class ProgressRenderer implements IoHost {
   /** Lines held back while paused. */
   private held?: string[];
   /** Lines collected for the next batched write. */
-  private batch: string[] = [];
-  private batchTimer?: NodeJS.Timeout;
-  private batchMs: number;
+  private collected: string[] = [];
+  private batchFlush?: NodeJS.Immediate;
+  private batching: boolean;
   /** Writes what is collected when the process exits before the next batch. */
   private readonly flushOnExit = (): void => this.flushBatch();
 
@@ -82,8 +82,8 @@ export class ProgressRenderer implements IoHost {
     this.stream = options.stream ?? process.stderr;
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
-    this.batchMs = options.mode === 'live' ? 0 : (options.batchMs ?? 0);
-    if (this.batchMs > 0) process.on('exit', this.flushOnExit);
+    this.batching = options.mode !== 'live' && options.batch === true;
+    if (this.batching) process.on('exit', this.flushOnExit);
   }
 
   notify(msg: IoMessage): void {
@@ -152,12 +152,9 @@ export class ProgressRenderer implements IoHost {
       this.clearLive();
       this.stream.write(`${line}\n`);
       this.drawLive();
-    } else if (this.batchMs > 0) {
-      this.batch.push(line);
-      if (!this.batchTimer) {
-        this.batchTimer = setTimeout(() => this.flushBatch(), this.batchMs);
-        this.batchTimer.unref();
-      }
+    } else if (this.batching) {
+      this.collected.push(line);
+      this.batchFlush ??= setImmediate(() => this.flushBatch());
     } else {
       this.stream.write(`${line}\n`);
     }
@@ -165,11 +162,11 @@ export class ProgressRenderer implements IoHost {
 
   /** Writes the collected lines in one write. */
   private flushBatch(): void {
-    if (this.batchTimer) clearTimeout(this.batchTimer);
-    this.batchTimer = undefined;
-    if (this.batch.length === 0) return;
-    const text = this.batch.join('\n') + '\n';
-    this.batch = [];
+    if (this.batchFlush) clearImmediate(this.batchFlush);
+    this.batchFlush = undefined;
+    if (this.collected.length === 0) return;
+    const text = this.collected.join('\n') + '\n';
+    this.collected = [];
     this.stream.write(text);
   }
 
@@ -224,8 +221,8 @@ export class ProgressRenderer implements IoHost {
     this.timer = undefined;
     if (this.options.mode === 'live') this.clearLive();
     this.flushBatch();
-    if (this.batchMs > 0) {
-      this.batchMs = 0;
+    if (this.batching) {
+      this.batching = false;
       process.removeListener('exit', this.flushOnExit);
     }
   }

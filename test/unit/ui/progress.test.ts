@@ -144,7 +144,7 @@ describe('ProgressRenderer', () => {
     expect(out.text()).toBe('during the question\nafter\n');
   });
 
-  it('with batchMs, writes the lines of a period in one write, and at once on pause and close', async () => {
+  it('with batch, writes the lines of one event-loop turn in one write, and at once on pause and close', async () => {
     jest.useFakeTimers();
     try {
       const out = sink();
@@ -154,12 +154,12 @@ describe('ProgressRenderer', () => {
         writes.push(chunk);
         return write(chunk);
       }) as typeof out.stream.write;
-      const r = new ProgressRenderer({ mode: 'events', stream: out.stream, batchMs: 100 });
+      const r = new ProgressRenderer({ mode: 'events', stream: out.stream, batch: true });
       const log = createLogger(r);
       log.info('one');
       log.info('two');
       expect(writes).toEqual([]);
-      jest.advanceTimersByTime(100);
+      jest.runOnlyPendingTimers();
       expect(writes).toEqual(['one\ntwo\n']);
       log.info('three');
       // A question shows only after what was printed before it.
