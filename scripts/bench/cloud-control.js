@@ -103,6 +103,8 @@ async function runPhase(p) {
     p.phase === 'deploy'
       ? ['deploy', '--app', p.assembly, '--json', '--progress', 'events']
       : ['destroy', '--app', p.assembly, '--force', '--json', '--progress', 'events'];
+  // This benchmark measures the Cloud Control path: the bundled packs would take SNS and Logs.
+  args.push('--cloud-control-only');
   if (p.concurrency) args.push('--concurrency', p.concurrency);
   const run = await lib.runCdkd(args, { env: p.env });
   if (p.eventsDir)

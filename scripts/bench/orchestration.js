@@ -13,7 +13,9 @@
  *   - every API call (any service, S3 included): --call-ms (default 50 ms);
  *   - Cloud Control request → SUCCESS, per type: SSM Parameter 1 s, SNS Topic
  *     2 s, Logs LogGroup 3 s, Events EventBus 4 s, ECR Repository 5 s.
- * Every resource is created through Cloud Control. A create needs at least
+ * Every resource is created through Cloud Control (the deploy runs with
+ * --cloud-control-only, since the bundled packs take SNS topics and log
+ * groups). A create needs at least
  * three calls (CreateResource, one GetResourceRequestStatus, GetResource), so
  * a node weighs L(type) + 3 x call-ms. Outside the graph a deploy makes four
  * calls in sequence that no schedule avoids (state read, lock, state re-read,
@@ -123,7 +125,18 @@ function runConfiguration(c) {
     const statsBefore = await emulator.control('GET', 'stats');
     const nodeOptions = lib.cpuProfileOptions(c.profileDir, stackName);
     const deploy = await lib.runCdkd(
-      ['deploy', '--app', assembly, '--json', '--progress', 'events', '--concurrency', String(concurrency)],
+      // --cloud-control-only: the model weighs every node as a Cloud Control create; the bundled packs would take SNS and Logs.
+      [
+        'deploy',
+        '--app',
+        assembly,
+        '--json',
+        '--progress',
+        'events',
+        '--cloud-control-only',
+        '--concurrency',
+        String(concurrency),
+      ],
       { env, nodeOptions },
     );
     if (c.eventsDir)

@@ -49,10 +49,9 @@ export async function settlePendingIntents(
   });
   const left = session.builder.pendingIntents();
   if (left.length > 0) {
-    // Calls cut short because the run lost its lock, its log failed or it was cancelled: that is
-    // the cause to name, not the AbortError each call ended with.
-    const stopped: unknown = session.cancelSignal.aborted ? session.cancelSignal.reason : undefined;
-    if (stopped instanceof Error) throw stopped;
+    // Calls cut short by a lost lock, a failed log or a cancel: name that, not each call's AbortError.
+    const stopped = session.stopReason();
+    if (stopped) throw stopped;
     const why = failures.map((f) => `${f.logicalId}: ${formatError(f.error)}`).join('; ');
     throw new CdkdError(
       `${session.stackName}: ${left.length} operation(s) an interrupted run left in flight could not be settled, so nothing was planned${why ? ` (${why})` : ''}.`,

@@ -199,11 +199,31 @@ export class StackSession {
     return (this.options.now ?? Date.now)();
   }
 
+  /** Why nothing more may be written: the lock was lost or the log failed; undefined while writable. */
+  private writeBlocker(): Error | undefined {
+    if (this.lock.lost) return this.lock.signal.reason as Error;
+    const walError = this.wal.error;
+    if (walError === undefined) return undefined;
+    return walError instanceof Error ? walError : new Error(String(walError));
+  }
+
+  /**
+   * Why the session stopped early, as the error to report: the lost lock, the
+   * failed log, or the run's cancel (Ctrl-C, a sibling's failure). Undefined
+   * while it runs. Calls cut short by the stop end in AbortErrors; this is the
+   * cause to name instead of them.
+   */
+  stopReason(): Error | undefined {
+    const blocker = this.writeBlocker();
+    if (blocker) return blocker;
+    const reason: unknown = this.cancelSignal.aborted ? this.cancelSignal.reason : undefined;
+    return reason instanceof Error ? reason : undefined;
+  }
+
   /** Refuses new operations once the lock is lost or the log failed. */
   private assertWritable(): void {
-    if (this.lock.lost) throw this.lock.signal.reason as Error;
-    const walError = this.wal.error;
-    if (walError) throw walError;
+    const blocker = this.writeBlocker();
+    if (blocker) throw blocker;
   }
 
   /** Announces an operation; resolves once the intent is durable (never send the call before). */

@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import { ConfigError } from '../util/errors';
 import { LOCK_FILE_NAME, lockFilePath } from './layout';
+import { isRecord } from '../util/objects';
 
 export const LOCK_FILE_VERSION = 1;
 
@@ -38,10 +39,6 @@ export interface LockDrift {
   kind: 'added' | 'removed' | 'changed';
   declared?: string;
   locked?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The project's lock, or undefined when there is none. Refuses a file that is not a lock. */

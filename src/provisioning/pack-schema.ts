@@ -7,6 +7,7 @@
  */
 import type { CfnResourceSchema, CfnTagging, JsonSchema } from './schema-store';
 import { pointerToPath } from './schema-store';
+import { isRecord } from '../util/objects';
 
 /** Organization namespaces the CloudFormation registry reserves. */
 export const RESERVED_TYPE_NAMESPACES = ['Alexa', 'AMZN', 'Amazon', 'AWS', 'Custom', 'Dev'] as const;
@@ -24,10 +25,6 @@ const POINTER_LISTS = [
 ] as const;
 
 export type PackSchemaResult = { schema: CfnResourceSchema; problems?: undefined } | { problems: string[] };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');

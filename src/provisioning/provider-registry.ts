@@ -22,6 +22,7 @@ import { CLOUD_CONTROL_CANNOT_PROVISION } from './cloud-control-types';
 import { isCustomResourceType } from '../template/custom-resource-type';
 import { convertPackSchema } from './pack-schema';
 import type { CfnResourceSchema, SchemaStore } from './schema-store';
+import { isRecord } from '../util/objects';
 
 /**
  * How a pack is installed: bundled with cdkd (`core`), `cdkd plugins install`
@@ -162,10 +163,6 @@ const RANK: Record<PackInstallType, number> = { core: 0, user: 1, link: 1, proje
 
 function installTypeOf(pluginType: string): PackInstallType {
   return pluginType === 'user' || pluginType === 'link' || pluginType === 'project' ? pluginType : 'core';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describeError(err: unknown): string {

@@ -14,6 +14,7 @@ import { StateCorruptError, UnsupportedStateVersionError } from '../util/errors'
 import { redactStackState } from './redact-state';
 import { STATE_SCHEMA_VERSION } from './types';
 import type { ResourceState, StackState } from './types';
+import { isRecord as isObject } from '../util/objects';
 
 /** The oldest schema version cdkd reads. */
 export const OLDEST_STATE_SCHEMA_VERSION = 1;
@@ -130,10 +131,6 @@ export function serializeStackState(state: StackState): string {
   if (Array.isArray(out.outputReads) && out.outputReads.length === 0) delete out.outputReads;
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return JSON.stringify(out, null, 2);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

@@ -5,6 +5,7 @@
  * read through the injected SSM / Secrets Manager functions.
  */
 import { ValidationError } from '../util/errors';
+import { isPlainData } from '../util/objects';
 import { registerSecret } from './redaction';
 import type { SecretReader, SsmParameterReader } from './environment';
 
@@ -177,7 +178,7 @@ export async function resolveDynamicReferencesIn(
     return hasDynamicReference(value) ? resolveDynamicReferences(value, readers, only, read) : value;
   if (Array.isArray(value))
     return Promise.all(value.map((v) => resolveDynamicReferencesIn(v, readers, only, read)));
-  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+  if (isPlainData(value)) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value))
       out[k] = await resolveDynamicReferencesIn(v, readers, only, read);

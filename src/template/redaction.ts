@@ -18,6 +18,8 @@
  * Keys of objects are never rewritten (they are names, not values).
  */
 
+import { isPlainData } from '../util/objects';
+
 /** What a secret is replaced with. */
 export const SECRET_MASK = '***';
 
@@ -136,9 +138,7 @@ function walk(value: unknown, depth: number, leaf: (s: string) => string = redac
     });
     return changed ? out : value;
   }
-  if (value instanceof Error) return value;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
+  if (value instanceof Error || !isPlainData(value)) return value;
   let changed = false;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {

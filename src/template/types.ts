@@ -6,6 +6,7 @@
  */
 import { ValidationError } from '../util/errors';
 import type { PolicyAttribute } from '../state/types';
+import { isRecord as isObject } from '../util/objects';
 
 /** Any JSON value of a template, intrinsics included. */
 export type TemplateValue = unknown;
@@ -95,10 +96,6 @@ const COPIED_ATTRIBUTES = [
 ] as const;
 /** Every attribute a resource may have (`Version` is a legacy custom-resource attribute, accepted and ignored). */
 const RESOURCE_KEYS = new Set<string>(['Type', 'Properties', 'DependsOn', ...COPIED_ATTRIBUTES, 'Version']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Checks the shape of a template object and returns it with every section

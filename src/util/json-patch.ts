@@ -4,6 +4,8 @@
  * Control applies such patches to a resource's current model.
  */
 
+import { isRecord as isPlainObject } from './objects';
+
 export type JsonPatchOperation =
   | { op: 'add'; path: string; value: unknown }
   | { op: 'remove'; path: string }
@@ -12,10 +14,6 @@ export type JsonPatchOperation =
 /** RFC 6901 escaping of one path segment. */
 export function escapePointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -198,9 +198,13 @@ describe('recovery from an interrupted run', () => {
     expect(await appTopics()).toEqual([]);
     // A process given the same value restores it (proven by the digest) and sends it.
     const creates = jest.spyOn(provisioner, 'create');
+    const updates = jest.spyOn(provisioner, 'update');
     const result = await masked(secret);
     expect(result.ok).toBe(true);
     expect(creates).toHaveBeenCalledTimes(1);
+    // The settled create is what the template asks for: no update follows it.
+    expect(updates).not.toHaveBeenCalled();
+    expect(result.summary).toMatchObject({ updated: 0 });
     expect(creates.mock.calls[0][3]).toEqual({ TopicName: 'masked-a', DisplayName: secret });
     const sns = store.factory.get(SNSClient, { region: REGION });
     const [arn] = await appTopics();

@@ -8,6 +8,7 @@ import {
 } from '../../../src/template/redaction';
 import { ParameterSet } from '../../../src/template/parameters';
 import { resolveDynamicReferences } from '../../../src/template/dynamic-references';
+import { runInNewContext } from 'node:vm';
 
 describe('secret redaction', () => {
   afterEach(() => clearSecrets());
@@ -28,6 +29,22 @@ describe('secret redaction', () => {
     const clean = { name: 'queue', nested: { list: ['a'] } };
     expect(redactSecrets(clean)).toBe(clean);
     expect(redactSecrets({ 's3cr3t-value': 'x' })).toEqual({ 's3cr3t-value': 'x' });
+  });
+
+  it('masks secrets inside objects built in another realm (structuredClone, a vm context), but not inside class instances', () => {
+    registerSecret('realm-secret-1');
+    // jest's test realm and Node's structuredClone are two realms: the clone's prototype is not this Object.prototype.
+    const cloned = structuredClone({ a: { b: 'realm-secret-1' } });
+    const foreign = runInNewContext('({ list: [{ pw: "realm-secret-1" }] })') as unknown;
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { pw: 'realm-secret-1' });
+    expect(redactSecrets(cloned)).toEqual({ a: { b: SECRET_MASK } });
+    expect(JSON.stringify(redactSecrets(foreign))).toBe(JSON.stringify({ list: [{ pw: SECRET_MASK }] }));
+    expect(redactSecrets(bare)).toEqual({ pw: SECRET_MASK });
+    class Holder {
+      constructor(readonly pw: string) {}
+    }
+    const holder = new Holder('realm-secret-1');
+    expect(redactSecrets(holder)).toBe(holder);
   });
 
   it('masks a secret quoted inside JSON text (escaped) and the longest secret first', () => {
