@@ -71,6 +71,8 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
     mode: chooseProgressMode(options.progress, Boolean(process.stderr.isTTY), config.ci),
     verbose: config.verbose,
     color: config.color ?? Boolean(process.stderr.isTTY),
+    // A pipe or file (CI logs, a wrapper) gets the lines of each event-loop turn in one write; a terminal line by line.
+    batch: !process.stderr.isTTY,
   });
   const locked = new LockedStacks(options.ioHost ?? renderer);
   const logger = createLogger(locked);

@@ -10,6 +10,14 @@
  * Log lines pass through (debug only with --verbose). Everything goes to
  * stderr; stdout stays free for payloads. While a question is on screen
  * ({@link ProgressRenderer.pause}) lines are held back and printed after it.
+ *
+ * Writes to a pipe or file are synchronous in Node, and a large deploy prints
+ * thousands of lines: with `batch`, the plain modes collect the lines of one
+ * turn of the event loop (every reply that arrived in it) and write them
+ * together at its end, and at once on pause, close and process exit, so the
+ * CLI's one thread does not pay one system call per event. A line is not held
+ * longer than that turn, so its arrival time still tells when it happened
+ * (the benchmarks time resources by it).
  */
 import { RESOURCE_EVENT, STACK_EVENT, describeResourceEvent } from '../engine/events';
 import type { ResourceEvent, StackEvent } from '../engine/events';
@@ -29,6 +37,11 @@ export interface ProgressRendererOptions {
   now?: () => number;
   /** Colour the status symbols (green done, red failed, yellow skipped). */
   color?: boolean;
+  /**
+   * `events` / `errors-only`: write the lines of one turn of the event loop
+   * together, at its end. Default false: every line at once.
+   */
+  batch?: boolean;
 }
 
 const COLORS: Record<string, string> = { succeeded: '32', failed: '31', skipped: '33', retrying: '33' };
@@ -58,11 +71,19 @@ export class ProgressRenderer implements IoHost {
   private readonly now: () => number;
   /** Lines held back while paused. */
   private held?: string[];
+  /** Lines collected for the next batched write. */
+  private collected: string[] = [];
+  private batchFlush?: NodeJS.Immediate;
+  private batching: boolean;
+  /** Writes what is collected when the process exits before the next batch. */
+  private readonly flushOnExit = (): void => this.flushBatch();
 
   constructor(private readonly options: ProgressRendererOptions) {
     this.stream = options.stream ?? process.stderr;
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
+    this.batching = options.mode !== 'live' && options.batch === true;
+    if (this.batching) process.on('exit', this.flushOnExit);
   }
 
   notify(msg: IoMessage): void {
@@ -110,6 +131,7 @@ export class ProgressRenderer implements IoHost {
   readonly pause = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (this.held) return fn();
     this.clearLive();
+    this.flushBatch();
     this.held = [];
     try {
       return await fn();
@@ -130,9 +152,22 @@ export class ProgressRenderer implements IoHost {
       this.clearLive();
       this.stream.write(`${line}\n`);
       this.drawLive();
+    } else if (this.batching) {
+      this.collected.push(line);
+      this.batchFlush ??= setImmediate(() => this.flushBatch());
     } else {
       this.stream.write(`${line}\n`);
     }
+  }
+
+  /** Writes the collected lines in one write. */
+  private flushBatch(): void {
+    if (this.batchFlush) clearImmediate(this.batchFlush);
+    this.batchFlush = undefined;
+    if (this.collected.length === 0) return;
+    const text = this.collected.join('\n') + '\n';
+    this.collected = [];
+    this.stream.write(text);
   }
 
   private ensureTimer(): void {
@@ -177,11 +212,19 @@ export class ProgressRenderer implements IoHost {
     this.liveLines = lines.length;
   }
 
-  /** Removes the live area; call when the command ends. */
+  /**
+   * Removes the live area and writes any collected lines; call when the command
+   * ends. Lines printed afterwards are written at once.
+   */
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     if (this.options.mode === 'live') this.clearLive();
+    this.flushBatch();
+    if (this.batching) {
+      this.batching = false;
+      process.removeListener('exit', this.flushOnExit);
+    }
   }
 }
 

@@ -4,10 +4,13 @@
  * Create is idempotent across processes: a topic whose template gives no name
  * gets one derived from the create's token (`generatePhysicalName`), and every
  * topic carries the ownership tags. Topic names are regional and CreateTopic
- * returns an existing topic of the same name (with the same attributes and
- * tags), so the topic's tags decide: one made by this very create (an earlier
- * attempt whose reply was lost) is adopted; any other is refused with
- * `ResourceExistsError`, never taken over.
+ * returns an existing topic of the same name only when it has the requested
+ * attributes and carries every requested tag, the create's token among them:
+ * such a topic was made by this very create (an earlier attempt whose reply was
+ * lost) and is adopted without reading its tags. A topic that differs is
+ * refused by SNS; then its tags decide: this create's own (changed since) is
+ * brought back and adopted, any other is refused with `ResourceExistsError`,
+ * never taken over.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -102,11 +105,10 @@ export class SnsTopicProvider implements ResourceProvider {
       await this.adoptOwn(arn, name, properties, logicalId, resourceType, context);
       return { physicalId: arn, attributes: attributesOf(arn) };
     }
-    if (ownership) {
-      // CreateTopic also answers an existing topic of that name: adopt it only if this create made it.
-      const verdict = ownership.classify(await this.tagsOf(arn, logicalId, resourceType, signal));
-      if (verdict !== 'same-intent') throw this.exists(name, logicalId, resourceType, verdict);
-    }
+    // CreateTopic also answers an existing topic of that name, but only when the topic already
+    // carries every tag the request names (else InvalidParameter "Topic already exists with
+    // different tags", handled above). The request named this create's ownership tags, token
+    // included, so a topic it answered is this create's own: no tag read needed to know it.
     try {
       await this.subscribeInline(arn, inlineSubscriptions(properties).values(), signal);
     } catch (err) {

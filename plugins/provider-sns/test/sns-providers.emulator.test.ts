@@ -139,6 +139,19 @@ describe('AWS::SNS::Topic', () => {
     expect(await tagsOf(result.physicalId)).toEqual({ team: 'shop', ...context.ownership!.tags });
   });
 
+  it('knows a topic CreateTopic answered is its own without reading its tags, first time or repeated', async () => {
+    // SNS answers an existing topic only when it carries every requested tag, this create's token among them.
+    const token = `token-${++counter}`;
+    await emulator.control.clearRequests();
+    const first = await topics.create('Plain', TOPIC, {}, createContext('Plain', token));
+    const again = await topics.create('Plain', TOPIC, {}, createContext('Plain', token));
+    expect(again.physicalId).toBe(first.physicalId);
+    const calls = (await emulator.control.requests()).byOperation;
+    expect(calls['sns:CreateTopic']).toBe(2);
+    expect(calls['sns:ListTagsForResource']).toBeUndefined();
+    expect(await tagsOf(first.physicalId)).toEqual(createContext('Plain', token).ownership!.tags);
+  });
+
   it('a repeated create with the same token finds its topic, even one changed since; another create is refused', async () => {
     const token = `token-${++counter}`;
     const properties = { TopicName: 'repeat', DisplayName: 'first' };

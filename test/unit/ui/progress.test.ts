@@ -144,6 +144,43 @@ describe('ProgressRenderer', () => {
     expect(out.text()).toBe('during the question\nafter\n');
   });
 
+  it('with batch, writes the lines of one event-loop turn in one write, and at once on pause and close', async () => {
+    jest.useFakeTimers();
+    try {
+      const out = sink();
+      const writes: string[] = [];
+      const write = out.stream.write.bind(out.stream);
+      out.stream.write = ((chunk: string) => {
+        writes.push(chunk);
+        return write(chunk);
+      }) as typeof out.stream.write;
+      const r = new ProgressRenderer({ mode: 'events', stream: out.stream, batch: true });
+      const log = createLogger(r);
+      log.info('one');
+      log.info('two');
+      expect(writes).toEqual([]);
+      jest.runOnlyPendingTimers();
+      expect(writes).toEqual(['one\ntwo\n']);
+      log.info('three');
+      // A question shows only after what was printed before it.
+      const answered = r.pause(async () => {
+        expect(out.text()).toBe('one\ntwo\nthree\n');
+        log.info('during');
+        return 'yes';
+      });
+      expect(await answered).toBe('yes');
+      log.info('four');
+      r.close();
+      expect(out.text()).toBe('one\ntwo\nthree\nduring\nfour\n');
+      // After close, every line is written at once.
+      log.info('summary');
+      expect(writes[writes.length - 1]).toBe('summary\n');
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('chooses live on a terminal outside CI unless events are asked for, as the CDK CLI does', () => {
     expect(chooseProgressMode(undefined, true)).toBe('live');
     expect(chooseProgressMode(undefined, false)).toBe('events');
