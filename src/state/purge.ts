@@ -12,7 +12,7 @@
  * returns per-key results and the caller reports them.
  */
 import { DeleteObjectsCommand, ListObjectVersionsCommand } from '@aws-sdk/client-s3';
-import type { ObjectIdentifier, S3Client } from '@aws-sdk/client-s3';
+import type { ListObjectVersionsCommandOutput, ObjectIdentifier, S3Client } from '@aws-sdk/client-s3';
 import type { Logger } from '../util/io-host';
 import { s3ErrorCode } from './s3-errors';
 
@@ -23,7 +23,8 @@ export type PurgeObjectKind =
   | 'custom-resource-response'
   | 'transient-template'
   | 'bootstrap-marker'
-  | 'state-with-secrets';
+  | 'state-with-secrets'
+  | 'exports-index-with-secrets';
 
 /** What an object's previous versions hold, for the warning's parenthetical. */
 export const PURGE_OBJECT_DESCRIPTIONS: Record<PurgeObjectKind, string> = {
@@ -37,6 +38,8 @@ export const PURGE_OBJECT_DESCRIPTIONS: Record<PurgeObjectKind, string> = {
     'the bootstrap marker, which names the asset bucket and container repository; no secret',
   'state-with-secrets':
     'the state record, whose earlier versions were written before cdkd masked secrets and hold them in clear',
+  'exports-index-with-secrets':
+    'the exports index, whose earlier versions were written before cdkd masked secrets and hold exported values in clear',
 };
 
 /** One key the purge could not finish. */
@@ -119,17 +122,21 @@ async function purgeKey(
   return failure;
 }
 
-/** Every noncurrent version and noncurrent delete marker of exactly `key`. */
-async function listNoncurrentVersions(
+/**
+ * Every noncurrent version of exactly `key`, and its noncurrent delete markers
+ * unless `markers` is false (a reader of the earlier bodies wants none).
+ */
+export async function listNoncurrentVersions(
   client: S3Client,
   bucket: string,
   key: string,
+  markers = true,
 ): Promise<ObjectIdentifier[]> {
   const found: ObjectIdentifier[] = [];
   let keyMarker: string | undefined;
   let versionIdMarker: string | undefined;
   for (;;) {
-    const page = await client.send(
+    const page: ListObjectVersionsCommandOutput = await client.send(
       new ListObjectVersionsCommand({
         Bucket: bucket,
         Prefix: key,
@@ -137,7 +144,8 @@ async function listNoncurrentVersions(
         VersionIdMarker: versionIdMarker,
       }),
     );
-    for (const v of [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]) {
+    const listed = [...(page.Versions ?? []), ...(markers ? (page.DeleteMarkers ?? []) : [])];
+    for (const v of listed) {
       if (v.Key === key && v.IsLatest !== true && v.VersionId)
         found.push({ Key: key, VersionId: v.VersionId });
     }

@@ -69,9 +69,13 @@ export async function getObjectText(
   client: S3Client,
   bucket: string,
   key: string,
-  options: { abortSignal?: AbortSignal } = {},
+  options: { abortSignal?: AbortSignal; versionId?: string } = {},
 ): Promise<ObjectBody | undefined> {
-  const command = new GetObjectCommand({ Bucket: bucket, Key: key });
+  const command = new GetObjectCommand({
+    Bucket: bucket,
+    Key: key,
+    ...(options.versionId ? { VersionId: options.versionId } : {}),
+  });
   let serverTime: Date | undefined;
   // The Date header is not part of the modelled output; read it from the raw response.
   command.middlewareStack.add(

@@ -191,6 +191,52 @@ describe('secrets through the built CLI', () => {
     await expectNothingStoredInClear();
   });
 
+  it('cdkd scrub redacts what an older binary stored in clear, in every version; a deploy then makes no call', async () => {
+    const t0 = Date.now();
+    const stored = (await h.readState(STACK))!;
+    const clean = JSON.parse(JSON.stringify(stored)) as StackState;
+    // What a binary from before redaction wrote: every secret resolved, in properties and outputs.
+    byLogicalPrefix(stored, 'FromNoEcho').properties.Value = NOECHO;
+    byLogicalPrefix(stored, 'FromSecretsManager').properties.Value = SM_SECRET;
+    byLogicalPrefix(stored, 'FromSecureString').properties.SecretString = SSM_SECURE;
+    stored.outputs.Echoed = NOECHO;
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: STATE_BUCKET,
+        Key: `cdkd/${STACK}/${REGION}/state.json`,
+        Body: JSON.stringify(stored, null, 2),
+      }),
+    );
+    expect((await allStoredVersions()).filter((v) => leaks(v.body).length > 0)).not.toEqual([]);
+
+    const gate = await cdkd(['scrub', '--dry-run', '--fail']);
+    expect(gate.code).toBe(1);
+    expect(gate.stdout).toMatch(/would scrub/);
+    expect(gate.stdout).toContain('state.json: resources.');
+    expect(gate.stdout).toContain('state.json: outputs.Echoed');
+    // A dry run changed nothing.
+    expect((await allStoredVersions()).filter((v) => leaks(v.body).length > 0)).not.toEqual([]);
+
+    const scrub = await cdkd(['scrub', '--fail']);
+    expectExit(scrub);
+    expect(scrub.stdout).toMatch(/1 stack\(s\) scrubbed of 1/);
+    await expectNothingStoredInClear();
+    // Stored as a deploy of today stores it: the references as written, the NoEcho value masked.
+    const after = (await h.readState(STACK))!;
+    for (const id of Object.keys(clean.resources))
+      expect(after.resources[id].properties).toEqual(clean.resources[id].properties);
+    expect(after.outputs).toEqual(clean.outputs);
+
+    expectExit(await cdkd(['scrub', '--dry-run', '--fail']));
+    await h.emulator.control.clearRequests();
+    const redeploy = await deploy();
+    expectExit(redeploy);
+    expect(redeploy.stderr).toMatch(/no changes/);
+    expect(await provisioningCalls()).toEqual([]);
+    expectNothingPrintedInClear();
+    process.stderr.write(`scrub case: ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  });
+
   it('deploys a secret changed in Secrets Manager, and stores it nowhere', async () => {
     await sm.send(
       new PutSecretValueCommand({
