@@ -21,7 +21,6 @@ import { pollHistoryPath, readPollHistory, writePollHistory } from '../provision
 import { PollSchedule } from '../provisioning/poll-schedule';
 import type { ProviderRegistry } from '../provisioning/provider-registry';
 import type { SchemaStore } from '../provisioning/schema-store';
-import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import type { StateStore } from '../state/state-store';
 import { ProgressRenderer, chooseProgressMode } from '../ui/progress';
 import type { IoHost, IoMessage, Logger } from '../util/io-host';
@@ -29,7 +28,8 @@ import { createLogger } from '../util/io-host';
 import { synthesizeApp } from '../synth/synthesize';
 import type { SynthesizedAssembly } from '../synth/cloud-assembly';
 import type { Terminal } from './confirm';
-import { checkPacks, loadPacks } from './load-provider-packs';
+import { openCommandAccess } from './command-access';
+import type { CommandAccess } from './command-access';
 
 export interface EngineSession {
   config: CdkdConfig;
@@ -76,21 +76,19 @@ export async function openEngineSession(options: EngineSessionOptions): Promise<
   });
   const locked = new LockedStacks(options.ioHost ?? renderer);
   const logger = createLogger(locked);
-  let registry: ProviderRegistry, caller: AwsClientFactory, factory: AwsClientFactory, store: StateStore;
+  let access: CommandAccess;
   try {
-    // Packs first: a declared pack that is not ready refuses the command before any AWS call.
-    const packs = await loadPacks(options.oclifConfig, config);
-    checkPacks(packs, logger, { strict: config.strictPacks, command: options.command });
-    registry = packs.registry;
-    // The app is synthesized with the caller's own environment (as the CDK CLI does, and as `cdkd synth`
-    // does); the AWS calls go through --role-arn when given.
-    caller = await createClientFactory(config);
-    factory = actingAs(caller, config);
-    store = await openStateStore({ config, logger, factory });
+    access = await openCommandAccess({
+      config,
+      oclifConfig: options.oclifConfig,
+      logger,
+      command: options.command,
+    });
   } catch (err) {
     renderer.close();
     throw err;
   }
+  const { registry, caller, factory, store } = access;
   const schemas = registry.schemas;
   const historyFile = pollHistoryPath(options.oclifConfig.cacheDir);
   const endpoint = factory.endpointOverride('CloudControl') ?? 'aws';

@@ -9,11 +9,10 @@ import {
 } from '../cli/app-flags';
 import { CdkdCommand } from '../cli/base-command';
 import { deployConfigFlags, deployFlags } from '../cli/deploy-flags';
-import { checkPacks, loadPacks } from '../cli/load-provider-packs';
+import { openCommandAccess } from '../cli/command-access';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { diffApp } from '../engine/diff-app';
 import { canProvisionType } from '../engine/provisionable';
-import { actingAs, openStateStore, createClientFactory } from '../state/state-store';
 import { synthesizeApp } from '../synth/synthesize';
 import { selectWithParameters } from '../cli/deploy-session';
 import { planForOutput } from '../plan/nested-plans';
@@ -61,11 +60,12 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
     const ioHost = this.ioHost(config.verbose);
     const logger = this.logger(config.verbose);
     // The plan reads the schemas of the org-internal types the packs bring; a declared pack must be ready.
-    const packs = await loadPacks(this.config, config);
-    checkPacks(packs, logger, { strict: config.strictPacks, command: 'diff' });
-    const caller = await createClientFactory(config);
-    const factory = actingAs(caller, config);
-    const store = await openStateStore({ config, logger, factory });
+    const { registry, caller, factory, store } = await openCommandAccess({
+      config,
+      oclifConfig: this.config,
+      logger,
+      command: 'diff',
+    });
     const assembly = await synthesizeApp({ config, ioHost, aws: caller });
     let diffs;
     try {
@@ -74,12 +74,12 @@ Per stack: each resource's action ([+] create, [~] update, [-/+] replace, [-] de
       diffs = await diffApp({
         stacks,
         store,
-        schemas: packs.registry.schemas,
+        schemas: registry.schemas,
         factory,
         parameters,
         tags: config.tags,
-        canProvision: (type) => canProvisionType(type, packs.registry),
-        canSnapshot: (record) => packs.registry.canSnapshot(record.resourceType, record),
+        canProvision: (type) => canProvisionType(type, registry),
+        canSnapshot: (record) => registry.canSnapshot(record.resourceType, record),
         ioHost,
       });
     } finally {

@@ -9,10 +9,9 @@ import {
 } from '../cli/app-flags';
 import { CdkdCommand } from '../cli/base-command';
 import { deployFlags } from '../cli/deploy-flags';
-import { checkPacks, loadPacks } from '../cli/load-provider-packs';
+import { openCommandAccess } from '../cli/command-access';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { scrubApp } from '../engine/scrub-app';
-import { actingAs, createClientFactory, openStateStore } from '../state/state-store';
 import { synthesizeApp } from '../synth/synthesize';
 import { renderScrubReport } from '../ui/scrub-render';
 
@@ -57,11 +56,12 @@ Synthesizes the app to learn each stack's secrets (NoEcho parameters, secretsman
     const ioHost = this.ioHost(config.verbose);
     const logger = this.logger(config.verbose);
     // The packs bring the schemas (write-only properties) of org-internal types.
-    const packs = await loadPacks(this.config, config);
-    checkPacks(packs, logger, { strict: config.strictPacks, command: 'scrub' });
-    const caller = await createClientFactory(config);
-    const factory = actingAs(caller, config);
-    const store = await openStateStore({ config, logger, factory });
+    const { registry, caller, factory, store } = await openCommandAccess({
+      config,
+      oclifConfig: this.config,
+      logger,
+      command: 'scrub',
+    });
     const assembly = await synthesizeApp({ config, ioHost, aws: caller });
     let result;
     try {
@@ -69,7 +69,7 @@ Synthesizes the app to learn each stack's secrets (NoEcho parameters, secretsman
         stacks: assembly.select(stackSelector(argv as string[], flags)),
         store,
         factory,
-        schemas: packs.registry.schemas,
+        schemas: registry.schemas,
         dryRun: flags['dry-run'],
         logger,
       });
