@@ -11,7 +11,7 @@ import { PROGRESS_OPTIONS } from '../ui/progress';
 export const engineFlags = {
   concurrency: Flags.integer({
     description:
-      "Cap on one stack's resource operations in flight at once (default: no cap; the limits adapt to AWS, up to 250 Cloud Control requests and 25 SDK provider calls). Not the CDK CLI's --concurrency, which counts stacks: that is --stack-concurrency here",
+      "Cap on one stack's resource operations in flight at once (default: no cap; the limits adapt to AWS, up to 250 Cloud Control requests and 200 SDK provider calls). Not the CDK CLI's --concurrency, which counts stacks: that is --stack-concurrency here",
     min: 1,
   }),
   progress: Flags.string({

@@ -133,6 +133,36 @@ export class Dag<T = undefined> {
     return order;
   }
 
+  /**
+   * For every id, the number of nodes on the longest chain that starts at it and
+   * runs through its dependents (1 for a node nothing waits for): how much work
+   * is still serialised behind it.
+   */
+  chainLengths(): Map<string, number> {
+    this.assertAcyclic();
+    // From the sinks back along the edges: a node is measured once every dependent is.
+    const lengths = new Map<string, number>();
+    const unmeasured = new Map<string, number>();
+    const frontier: string[] = [];
+    for (const [id, node] of this.nodes) {
+      unmeasured.set(id, node.dependents.size);
+      if (node.dependents.size === 0) frontier.push(id);
+    }
+    while (frontier.length > 0) {
+      const id = frontier.pop()!;
+      const node = this.node(id);
+      let longest = 0;
+      for (const dependent of node.dependents) longest = Math.max(longest, lengths.get(dependent)!);
+      lengths.set(id, longest + 1);
+      for (const dep of node.dependencies) {
+        const left = unmeasured.get(dep)! - 1;
+        unmeasured.set(dep, left);
+        if (left === 0) frontier.push(dep);
+      }
+    }
+    return lengths;
+  }
+
   /** A copy with every edge flipped: what deletion needs (a dependent goes before what it depends on). */
   reversed(): Dag<T> {
     const out = new Dag<T>();

@@ -48,8 +48,11 @@ export interface ExecuteOptions {
    */
   stopOnFailure?: boolean;
   /**
-   * Among nodes ready at the same time, lower values start first (default: the
-   * order they became ready). Stacks use their assembly order.
+   * Among nodes waiting for a slot, lower values start first; equal values in the
+   * order they became ready. Default: the node heading the longest chain of
+   * dependents first ({@link Dag.chainLengths}), so that when slots are short the
+   * work on the critical path does not queue behind leaves. Stacks use their
+   * assembly order.
    */
   priority?: (id: string) => number;
 }
@@ -85,14 +88,12 @@ export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promi
   /** Ready nodes per class, in the order they became ready (or by `priority`). */
   const ready = new Map<string, string[]>();
   let queued = 0;
-  const { priority } = options;
+  const priority = options.priority ?? longestChainFirst(dag);
   const enqueue = (id: string): void => {
     const cls = gate.classOf(id);
     let queue = ready.get(cls);
     if (!queue) ready.set(cls, (queue = []));
-    const at = priority ? queue.findIndex((other) => priority(other) > priority(id)) : -1;
-    if (at < 0) queue.push(id);
-    else queue.splice(at, 0, id);
+    queue.splice(insertionPoint(queue, priority(id), priority), 0, id);
     queued++;
   };
   for (const id of dag.ids()) {
@@ -215,4 +216,22 @@ export async function executeDag<T>(dag: Dag<T>, options: ExecuteOptions): Promi
     aborted,
     ok: succeeded.length === dag.size,
   };
+}
+
+/** Longest chain of dependents first (see {@link ExecuteOptions.priority}). */
+function longestChainFirst<T>(dag: Dag<T>): (id: string) => number {
+  const lengths = dag.chainLengths();
+  return (id) => -lengths.get(id)!;
+}
+
+/** After every queued node of priority `p` or lower (the queue is sorted): equal priorities keep their order. */
+function insertionPoint(queue: string[], p: number, priority: (id: string) => number): number {
+  let lo = 0;
+  let hi = queue.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (priority(queue[mid]) <= p) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -19,6 +19,22 @@ describe('Dag', () => {
     expect(dag.topologicalOrder()).toEqual(['Role', 'Fn', 'Bucket', 'Policy']);
   });
 
+  it('measures the longest chain of dependents behind every node', () => {
+    // A <- B <- D, A <- C, E alone: A heads a chain of 3, B of 2, C, D and E of 1.
+    const dag = new Dag()
+      .addNode('A')
+      .addNode('B')
+      .addNode('C')
+      .addNode('D')
+      .addNode('E')
+      .addDependency('B', 'A')
+      .addDependency('C', 'A')
+      .addDependency('D', 'B');
+    expect(Object.fromEntries(dag.chainLengths())).toEqual({ A: 3, B: 2, C: 1, D: 1, E: 1 });
+    const cyclic = new Dag().addNode('X').addNode('Y').addDependency('X', 'Y').addDependency('Y', 'X');
+    expect(() => cyclic.chainLengths()).toThrow(DependencyCycleError);
+  });
+
   it('reverses every edge for deletion', () => {
     const dag = graph([
       ['Fn', 'Role'],

@@ -119,6 +119,35 @@ describe('executeDag', () => {
     expect((await done).ok).toBe(true);
   });
 
+  it('by default starts the node heading the longest chain of dependents first, ties in readiness order', async () => {
+    // L1 -> L2 -> L3 is the long chain (L3 waits for L2, L2 for L1); S1, S2 are leaves listed first.
+    const dag = graph(
+      ['S1', 'S2', 'L1', 'L2', 'L3', 'M1', 'M2'],
+      [
+        ['L2', 'L1'],
+        ['L3', 'L2'],
+        ['M2', 'M1'],
+      ],
+    );
+    const h = new Harness();
+    const done = executeDag(dag, { concurrency: 1, run: h.run });
+    await flush();
+    expect(h.started).toEqual(['L1']);
+    await h.succeed('L1');
+    // L2 (2 left on its chain) goes before M1 (2) only by readiness order: M1 was ready first.
+    expect(h.started).toEqual(['L1', 'M1']);
+    await h.succeed('M1');
+    expect(h.started).toEqual(['L1', 'M1', 'L2']);
+    await h.succeed('L2');
+    // Every chain left is one node long: the leaves ready from the start go first.
+    await h.succeed('S1');
+    await h.succeed('S2');
+    await h.succeed('M2');
+    await h.succeed('L3');
+    expect(h.started).toEqual(['L1', 'M1', 'L2', 'S1', 'S2', 'M2', 'L3']);
+    expect((await done).ok).toBe(true);
+  });
+
   it('never exceeds the concurrency limit and refills free slots at once', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `N${i}`);
     // N10 and N11 depend on N0, the rest are independent.

@@ -22,11 +22,10 @@ function fill(gate: ReturnType<AdaptiveConcurrency['gate']>, pool: string): numb
 }
 
 describe('AdaptiveConcurrency', () => {
-  it('starts each pool at its documented initial limit, with more Cloud Control requests than SDK calls', () => {
+  it('starts each pool at its documented initial limit, with a higher ceiling for Cloud Control requests than SDK calls', () => {
     const { concurrency } = setup();
     expect(concurrency.limit('cloud-control')).toBe(POOL_DEFAULTS['cloud-control'].initial);
     expect(concurrency.limit('sdk')).toBe(POOL_DEFAULTS.sdk.initial);
-    expect(POOL_DEFAULTS['cloud-control'].initial).toBeGreaterThan(POOL_DEFAULTS.sdk.initial);
     expect(POOL_DEFAULTS['cloud-control'].ceiling).toBeGreaterThan(POOL_DEFAULTS.sdk.ceiling);
   });
 
