@@ -68,6 +68,7 @@ export function renderDeployFailure(result: DeployAppResult): CdkdError {
     lines.push(`  ${s.stackName} (${describeSummary(s.summary)})${s.interrupted ? ': interrupted' : ''}`);
     for (const f of s.failed) lines.push(`    ${f.logicalId}: ${formatError(f.error)}`);
     for (const k of s.skipped) lines.push(`    ${k.logicalId}: skipped: ${k.reason}`);
+    for (const w of s.warnings) lines.push(`    warning: ${w}`);
     if (s.rollback) {
       lines.push(
         s.rollback.clean
