@@ -195,6 +195,25 @@ describe("a failed create's leftover is deleted later only while it is provably 
     ).toBe(true);
   });
 
+  it('keeps the record when the identity read fails, for the next run to ask again', async () => {
+    await failAfterMaking();
+    await ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'ListBuckets',
+      error: 'AccessDenied',
+      status: 403,
+      count: 1,
+    });
+    const result = await destroy();
+    expect(result.complete).toBe(false);
+    expect(result.failed).toEqual([expect.objectContaining({ logicalId: 'B' })]);
+    expect(await exists(name)).toBe(true);
+    expect(await deposed()).toEqual([expect.objectContaining({ physicalId: name, reason: 'failed-create' })]);
+    // Readable again: the same bucket, so the next destroy deletes it.
+    expect((await destroy()).complete).toBe(true);
+    expect(await exists(name)).toBe(false);
+  });
+
   it('never deletes a leftover of a name-addressed type whose create recorded no identity', async () => {
     await failAfterMaking({ identityReadFails: true });
     const [record] = await deposed();
