@@ -81,6 +81,16 @@ describe("a failed create's leftover is deleted later only while it is provably 
     );
   const deposed = async () => (await store.backend.getState('Left', REGION))?.state.deposed ?? [];
 
+  /** S3 refuses the next ListBuckets: the bucket's identity cannot be read. */
+  const failNextIdentityRead = () =>
+    ctx.emulator.control.addFault({
+      service: 's3',
+      operation: 'ListBuckets',
+      error: 'AccessDenied',
+      status: 403,
+      count: 1,
+    });
+
   /** The create makes the bucket, then S3 refuses its versioning: the bucket is kept as a deposed record. */
   async function failAfterMaking(options: { identityReadFails?: boolean; rollback?: boolean } = {}) {
     await ctx.emulator.control.addFault({
@@ -91,14 +101,7 @@ describe("a failed create's leftover is deleted later only while it is provably 
       status: 400,
       count: 1,
     });
-    if (options.identityReadFails)
-      await ctx.emulator.control.addFault({
-        service: 's3',
-        operation: 'ListBuckets',
-        error: 'AccessDenied',
-        status: 403,
-        count: 1,
-      });
+    if (options.identityReadFails) await failNextIdentityRead();
     const failed = await deploy(bucketTemplate(), options.rollback ?? false);
     expect(failed.ok).toBe(false);
   }
@@ -197,13 +200,7 @@ describe("a failed create's leftover is deleted later only while it is provably 
 
   it('keeps the record when the identity read fails, for the next run to ask again', async () => {
     await failAfterMaking();
-    await ctx.emulator.control.addFault({
-      service: 's3',
-      operation: 'ListBuckets',
-      error: 'AccessDenied',
-      status: 403,
-      count: 1,
-    });
+    await failNextIdentityRead();
     const result = await destroy();
     expect(result.complete).toBe(false);
     expect(result.failed).toEqual([expect.objectContaining({ logicalId: 'B' })]);
