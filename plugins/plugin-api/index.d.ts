@@ -119,6 +119,26 @@ export interface ResourceOwnership {
   ): 'same-intent' | 'same-resource' | 'foreign';
 }
 
+/**
+ * What identifies the resource a create made beyond its physical id: values AWS
+ * assigns that no later resource of the same name gets (a DynamoDB table's
+ * `TableId`, an S3 bucket's region and `CreationDate`, a stream's ARN and
+ * creation time, an RDS resource id). Flat string values, compared key by key
+ * for exact equality; what the keys are is the provider's own business. Since 1.3.
+ */
+export type ResourceIdentity = Readonly<Record<string, string>>;
+
+/** Context of {@link ResourceProvider.readIdentity}. Since 1.3. */
+export interface IdentityReadContext {
+  /**
+   * The region the resource was recorded in. Confirm the client's region equals it
+   * before answering "gone" (see {@link ProviderContext.assertRegionMatch}).
+   */
+  expectedRegion?: string;
+  /** See {@link CreateContext.signal}. */
+  signal?: AbortSignal;
+}
+
 /** Context of a `create` call. */
 export interface CreateContext {
   /** The stack the resource belongs to. */
@@ -285,6 +305,29 @@ export interface ResourceProvider {
     properties?: Record<string, unknown>,
   ): Promise<Record<string, unknown> | undefined>;
 
+  /**
+   * The identity ({@link ResourceIdentity}) of whatever resource answers to
+   * `physicalId` now, in the same shape as the `createdIdentity` this provider
+   * reports on a failed create; `undefined` when no such resource exists (in the
+   * expected region). Throw when the read fails: cdkd then keeps its record and
+   * asks again on the next run.
+   *
+   * cdkd calls it before a later command (a deploy's cleanup, `cdkd destroy`,
+   * `cdkd rollback`) deletes what a failed create left behind
+   * ({@link ProvisioningErrorOptions.createdPhysicalId}) of a type whose physical
+   * id is a name another resource may take meanwhile: it deletes only when the
+   * identity read matches the one recorded, drops its record when the resource is
+   * gone, and otherwise leaves the resource alone with a warning. Without this
+   * method (and unless the registration sets
+   * {@link ProviderRegistration.physicalIdNeverReused}) such a leftover is never
+   * deleted by a later command. Since 1.3.
+   */
+  readIdentity?(
+    physicalId: string,
+    resourceType: string,
+    context: IdentityReadContext,
+  ): Promise<ResourceIdentity | undefined>;
+
   /** Find an existing resource and adopt it. `null` when there is none. */
   import?(input: ResourceImportInput): Promise<ResourceImportResult | null>;
 
@@ -375,6 +418,14 @@ export interface ProvisioningErrorOptions {
    */
   createdPhysicalId?: string;
   /**
+   * With {@link createdPhysicalId}: the identity of what the create made (read from its
+   * create call's reply, or right after it), so that a later command deletes it only while
+   * the resource under that id is still this one (see {@link ResourceProvider.readIdentity}).
+   * Omit it when it could not be read; cdkd then never deletes the leftover on a later
+   * command of a type whose physical id is a name. Since 1.3; ignored before.
+   */
+  createdIdentity?: ResourceIdentity;
+  /**
    * The operation may have taken effect (the provider cannot tell, e.g. it timed out waiting).
    * cdkd keeps the intent pending and the next run re-sends it with the same idempotency token.
    * Transport errors of the AWS SDK count as in doubt without this flag.
@@ -390,6 +441,8 @@ export interface ProvisioningErrorInstance extends Error {
   readonly retryable: boolean;
   /** See {@link ProvisioningErrorOptions.createdPhysicalId}. */
   readonly createdPhysicalId?: string;
+  /** See {@link ProvisioningErrorOptions.createdIdentity}. */
+  readonly createdIdentity?: ResourceIdentity;
   /** See {@link ProvisioningErrorOptions.inDoubt}. */
   readonly inDoubt?: boolean;
 }
@@ -541,6 +594,18 @@ export interface ProviderRegistration {
    * snapshot). Since 1.2; older cdkd versions ignore it.
    */
   canSnapshot?: boolean;
+  /**
+   * True when a physical id of this type never names a resource other than the one
+   * it was first given to, so what a failed create left behind needs no identity
+   * proof before a later command deletes it: AWS generates the id and never reuses
+   * it (a `vpc-` id, a KMS key id, an ARN with a random part), or the provider's
+   * delete checks what it finds itself (a queue policy compared by content).
+   * Default false: the id is treated as a name that something else may take once
+   * the resource is gone, and a later command deletes such a leftover only when
+   * {@link ResourceProvider.readIdentity} proves it is still the one made. Since 1.3;
+   * older cdkd versions ignore it.
+   */
+  physicalIdNeverReused?: boolean;
   /** Called once per region with cdkd's run-time context. */
   createProvider(ctx: ProviderContext): ResourceProvider;
 }

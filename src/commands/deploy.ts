@@ -15,7 +15,7 @@ import { writeOutputsFile } from '../cli/outputs-file';
 import { stateConfigFlags, stateFlags } from '../cli/state-flags';
 import { deployInSession, selectWithParameters } from '../cli/deploy-session';
 import { parseParameterArgs } from '../template/parameters';
-import { deployReport, renderDeployFailure } from '../ui/deploy-report';
+import { deployReport, renderDeployFailure, renderDeployWarnings } from '../ui/deploy-report';
 import { presentOutputs, renderOutputs } from '../ui/outputs';
 import { renderProvisioningSummary } from '../ui/provisioning-summary';
 
@@ -101,6 +101,8 @@ Stacks deploy in dependency order (the app's dependencies and its cross-stack re
           }
         }
         if (!result.ok) throw renderDeployFailure(result);
+        const warned = renderDeployWarnings(result);
+        if (warned) throw warned;
         return { ...deployReport(result), provisioning };
       } finally {
         await assembly.dispose();

@@ -15,7 +15,7 @@ import { engineFlags } from '../cli/deploy-flags';
 import { stackRegion } from '../engine/deploy-app';
 import { destroyApp } from '../engine/destroy-app';
 import { withDependents } from '../engine/stack-graph';
-import { renderDestroyFailure } from '../ui/destroy-report';
+import { renderDestroyFailure, renderDestroyWarnings } from '../ui/destroy-report';
 
 export default class Destroy extends CdkdCommand {
   static override description = `Delete the selected stacks' AWS resources and their state
@@ -87,6 +87,8 @@ Resources are deleted in reverse dependency order (independent ones in parallel)
         });
         session.renderer.close();
         if (!result.ok) throw renderDestroyFailure(result.stacks, result.keptStacks);
+        const warned = renderDestroyWarnings(result.stacks);
+        if (warned) throw warned;
         return {
           stacks: result.stacks.map((s) => ({
             stackName: s.stackName,

@@ -125,6 +125,12 @@ export interface DeployStackResult {
    * deposed in state because a failure stopped their cleanup (the next deploy deletes them).
    */
   leftOver: Array<{ logicalId: string; resourceType: string; physicalId: string; deposed?: boolean }>;
+  /**
+   * What a failed create of an earlier run left behind and this deploy did not delete,
+   * since nothing proves it is still that create's resource: each names the physical id
+   * (the deploy exits 2). Its record is dropped.
+   */
+  warnings: string[];
   /** State writes: in all, and split into write-ahead log segments and folds into state.json. */
   /** The automatic rollback of a failed deploy, when one ran. */
   rollback?: {
@@ -311,6 +317,7 @@ class DeployRun {
       failed: [],
       skipped: [],
       leftOver: [],
+      warnings: [],
       stateWrites: { writes: 0, bytes: 0 },
       elapsedMs: 0,
     };
@@ -663,8 +670,15 @@ class DeployRun {
     this.logger.info(
       `${logicalId}: the name is held by this stack's earlier copy; deleting that copy first.`,
     );
-    for (const d of deposed)
-      await ops.delete({ logicalId, record: d, deposedKey: d.key, reason: 'frees the name' });
+    for (const d of deposed) {
+      // What an earlier failed create left is deleted only once proven that create's (leftover-identity.ts).
+      const settled = await ops.settleLeftover(d);
+      if (settled?.action === 'unproven') {
+        this.result.warnings.push(settled.reason);
+        throw err;
+      }
+      if (!settled) await ops.delete({ logicalId, record: d, deposedKey: d.key, reason: 'frees the name' });
+    }
     if (replacing)
       await ops.delete({ logicalId, record: replacing, reason: 'frees the name for its replacement' });
   }
@@ -747,6 +761,7 @@ class DeployRun {
           ...(entry.deposedKey ? { deposedKey: entry.deposedKey, reason: deposedReason(entry) } : {}),
         });
         if (decision.action === 'retain') this.summary.retained++;
+        else if (decision.action === 'unproven') this.result.warnings.push(decision.reason);
         else if (!entry.deposedKey) this.summary.deleted++;
       },
     });

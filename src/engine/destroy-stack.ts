@@ -67,6 +67,11 @@ export interface DestroyStackResult {
   retained: string[];
   failed: Array<{ logicalId: string; error: unknown }>;
   skipped: Array<{ logicalId: string; reason: string }>;
+  /**
+   * What a failed create left behind and this destroy did not delete, since nothing
+   * proves it is still that create's resource: each names the physical id (exit 2).
+   */
+  warnings: string[];
   interrupted: boolean;
   elapsedMs: number;
 }
@@ -86,6 +91,7 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
     retained: [],
     failed: [],
     skipped: [],
+    warnings: [],
     interrupted: false,
     elapsedMs: 0,
   };
@@ -202,6 +208,8 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
           summary.retained++;
           return;
         }
+        if (decision.action === 'unproven') result.warnings.push(decision.reason);
+        if (decision.action === 'unproven' || decision.action === 'gone') return;
         result.deleted.push(logicalId);
         summary.deleted++;
       },

@@ -30,9 +30,32 @@ export function isInDoubt(err: unknown, depth = 0): boolean {
 }
 
 /** A physical id the provider proved its create made before failing (see `ProvisioningErrorOptions.createdPhysicalId`). */
-export function createdPhysicalIdOf(err: unknown, depth = 0): string | undefined {
+export function createdPhysicalIdOf(err: unknown): string | undefined {
+  return createdResourceOf(err)?.physicalId;
+}
+
+/**
+ * What the provider proved its create made before failing: the physical id and,
+ * when the same error reports one, its identity (`createdIdentity`, plugin API
+ * 1.3). An identity that is not a map of strings is ignored, as if absent.
+ */
+export function createdResourceOf(
+  err: unknown,
+  depth = 0,
+): { physicalId: string; identity?: Record<string, string> } | undefined {
   if (typeof err !== 'object' || err === null || depth > 5) return undefined;
   const id = (err as { createdPhysicalId?: unknown }).createdPhysicalId;
-  if (typeof id === 'string' && id !== '') return id;
-  return createdPhysicalIdOf((err as { cause?: unknown }).cause, depth + 1);
+  if (typeof id === 'string' && id !== '') {
+    const identity = identityOf((err as { createdIdentity?: unknown }).createdIdentity);
+    return { physicalId: id, ...(identity ? { identity } : {}) };
+  }
+  return createdResourceOf((err as { cause?: unknown }).cause, depth + 1);
+}
+
+/** A provider's identity (plugin API `ResourceIdentity`) as state stores it, or undefined when malformed or empty. */
+export function identityOf(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0 || entries.some(([, v]) => typeof v !== 'string')) return undefined;
+  return Object.fromEntries(entries) as Record<string, string>;
 }

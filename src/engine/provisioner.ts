@@ -60,7 +60,7 @@ import type { ConcurrencyGate } from '../util/concurrency';
 import { CdkdError, ProvisioningError } from '../util/errors';
 import type { Logger } from '../util/io-host';
 import { isTransientAwsError, withRetry } from '../util/retry';
-import { isInDoubt } from './operation-outcome';
+import { identityOf, isInDoubt } from './operation-outcome';
 import type { RetryOptions } from '../util/retry';
 
 export interface ProvisionerOptions {
@@ -598,6 +598,41 @@ export class ResourceProvisioner {
     } catch (err) {
       throw describeFailure(err, 'read', logicalId, record.resourceType, record.physicalId);
     }
+  }
+
+  /**
+   * True when the recorded resource's physical id never names a later resource
+   * (a nested stack, whose child only cdkd names; see the registry's rule).
+   */
+  physicalIdNeverReused(record: ResourceState): boolean {
+    if (record.provisionedBy !== 'cc-api' && this.engineRoute(record.resourceType)) return true;
+    return this.options.registry.physicalIdNeverReused(record.resourceType, record);
+  }
+
+  /**
+   * The identity of whatever answers to the record's physical id now, through the
+   * provider that would delete it (plugin API `readIdentity`): `gone` when
+   * nothing does, `unsupported` when the provider cannot read one. A failed read
+   * throws. A read is not an operation to announce; the SDK's retries are its only ones.
+   */
+  async readIdentity(
+    record: ResourceState,
+    logicalId: string,
+    region: string,
+    context: { expectedRegion?: string; signal?: AbortSignal },
+  ): Promise<{ identity: Record<string, string> } | 'gone' | 'unsupported'> {
+    const routed = this.routeRecord(record, region);
+    const read = routed.decision.route === 'sdk' ? routed.provider.readIdentity : undefined;
+    if (!read) return 'unsupported';
+    let found;
+    try {
+      found = await read.call(routed.provider, record.physicalId, record.resourceType, context);
+    } catch (err) {
+      throw describeFailure(err, 'read', logicalId, record.resourceType, record.physicalId);
+    }
+    if (found === undefined) return 'gone';
+    const identity = identityOf(found);
+    return identity ? { identity } : 'unsupported';
   }
 
   private async run<C, T>(

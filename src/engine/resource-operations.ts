@@ -29,7 +29,8 @@ import { CdkdError, formatError } from '../util/errors';
 import type { IoHost, Logger } from '../util/io-host';
 import { emitResourceEvent } from './events';
 import type { ResourceAction, ResourceEvent } from './events';
-import { createdPhysicalIdOf, isInDoubt } from './operation-outcome';
+import { judgeLeftover } from './leftover-identity';
+import { createdResourceOf, isInDoubt } from './operation-outcome';
 import type { ResourceProvisioner, RoutedProvider } from './provisioner';
 import type { StackSession } from './stack-session';
 
@@ -172,7 +173,21 @@ export interface RemoveInput {
   reason?: string;
 }
 
+/**
+ * A failed create's leftover that {@link ResourceOperations.remove} did not delete
+ * because this command could not prove it is still the resource that create made
+ * (`unproven`: a warning, exit 2) or found it gone (`gone`). Its record is dropped.
+ */
+export interface LeftoverNotDeleted {
+  action: 'gone' | 'unproven';
+  /** Names the physical id and why; `unproven` is a warning for the user. */
+  reason: string;
+}
+
 export class ResourceOperations {
+  /** Keys of the failed-create records this instance deposed: this process saw their create return. */
+  private readonly madeHere = new Set<string>();
+
   constructor(private readonly options: ResourceOperationsOptions) {}
 
   private get session(): StackSession {
@@ -277,10 +292,15 @@ export class ResourceOperations {
    * A resource leaves the stack by the one removal-policy rule: kept (dropped
    * from state, the `RETAIN` event), snapshotted then deleted, deleted, or
    * refused (a `skipped` event, then `REMOVAL_REFUSED` thrown; nothing changes).
-   * Returns the decision it applied.
+   * What a failed create of an earlier run left behind is first proven to be
+   * that create's resource ({@link settleLeftover}). Returns what it applied.
    */
-  async remove(input: RemoveInput): Promise<RemovalDecision> {
+  async remove(input: RemoveInput): Promise<RemovalDecision | LeftoverNotDeleted> {
     const { logicalId, record, deposedKey } = input;
+    if (deposedKey && 'reason' in record) {
+      const settled = await this.settleLeftover(record);
+      if (settled) return settled;
+    }
     const cause =
       deposedKey && 'reason' in record && record.reason ? deposedRemovalCause(record.reason) : input.cause;
     const subject = removalSubject(logicalId, record);
@@ -309,6 +329,35 @@ export class ResourceOperations {
       snapshot: decision.action === 'snapshot',
     });
     return decision;
+  }
+
+  /**
+   * Whether this command may delete a deposed record (leftover-identity.ts): undefined
+   * when it may; otherwise its record is dropped (a `DELETE` event, `skipped` when
+   * unproven, with the reason) and what happened is returned. A failed identity read throws.
+   */
+  async settleLeftover(record: DeposedResource): Promise<LeftoverNotDeleted | undefined> {
+    const verdict = await judgeLeftover({
+      provisioner: this.options.provisioner,
+      record,
+      region: this.session.region,
+      expectedRegion: this.options.expectedRegion,
+      madeHere: this.madeHere.has(record.key),
+      signal: this.session.cancelSignal,
+    });
+    if (verdict.verdict === 'delete') return undefined;
+    this.session.outcome(undefined, [{ op: 'undepose', key: record.key }]);
+    const gone = verdict.verdict === 'gone';
+    this.emit({
+      logicalId: record.logicalId,
+      resourceType: record.resourceType,
+      physicalId: record.physicalId,
+      action: 'DELETE',
+      status: gone ? 'succeeded' : 'skipped',
+      reason: verdict.message,
+    });
+    if (gone) this.options.logger.info(verdict.message);
+    return { action: gone ? 'gone' : 'unproven', reason: verdict.message };
   }
 
   /** Deletes a resource (or a deposed one). Throws `DELETE_SKIPPED` when the provider could not. */
@@ -643,27 +692,26 @@ export class ResourceOperations {
   /** Records a definitive failure (and deposes what the create proved it made); leaves an in-doubt one pending. */
   private failed(intent: IntentRecord, err: unknown): void {
     if (isInDoubt(err)) return;
-    const created = intent.operation === 'create' ? createdPhysicalIdOf(err) : undefined;
-    const effects = created
-      ? [
+    const created = intent.operation === 'create' ? createdResourceOf(err) : undefined;
+    const entry = created
+      ? this.deposed(
+          intent.logicalId,
           {
-            op: 'depose' as const,
-            entry: this.deposed(
-              intent.logicalId,
-              {
-                ...intent.recordBase,
-                resourceType: intent.resourceType,
-                properties: intent.properties ?? {},
-                physicalId: created,
-                provisionedBy: intent.provisionedBy,
-                ...(intent.providerPack ? { providerPack: intent.providerPack } : {}),
-                ...(intent.providerPackVersion ? { providerPackVersion: intent.providerPackVersion } : {}),
-              },
-              'failed-create',
-            ),
+            ...intent.recordBase,
+            resourceType: intent.resourceType,
+            properties: intent.properties ?? {},
+            physicalId: created.physicalId,
+            provisionedBy: intent.provisionedBy,
+            ...(intent.providerPack ? { providerPack: intent.providerPack } : {}),
+            ...(intent.providerPackVersion ? { providerPackVersion: intent.providerPackVersion } : {}),
           },
-        ]
-      : [];
+          'failed-create',
+        )
+      : undefined;
+    if (entry && created?.identity) entry.identity = created.identity;
+    // This process saw the create return: its own rollback needs no identity proof (see leftover-identity.ts).
+    if (entry) this.madeHere.add(entry.key);
+    const effects = entry ? [{ op: 'depose' as const, entry }] : [];
     this.session.outcome(intent.id, effects, {
       code: (err as { code?: string })?.code,
       message: formatError(err),

@@ -186,6 +186,17 @@ async function revertFailed(
       );
       return true;
     }
+    // A later `cdkd rollback` deletes it only once proven the resource that create made (leftover-identity.ts).
+    if (decision.action === 'unproven') {
+      result.warnings.push(decision.reason);
+      return true;
+    }
+    if (decision.action === 'gone') {
+      result.reverted.push(
+        `${f.logicalId}: ${made.physicalId}, made by the create that failed, was already gone`,
+      );
+      return true;
+    }
     result.reverted.push(`${f.logicalId}: deleted ${made.physicalId}, made by the create that failed`);
     return true;
   }
@@ -584,6 +595,12 @@ async function removeFailedRecreate(
       continue;
     }
     try {
+      // One an earlier run left is deleted only once proven that create's (leftover-identity.ts).
+      const settled = await ctx.ops.settleLeftover(d);
+      if (settled) {
+        if (settled.action === 'unproven') ctx.logger.warn(`Rollback: ${settled.reason}`);
+        continue;
+      }
       await ctx.ops.delete({
         logicalId,
         record: d,

@@ -15,6 +15,7 @@
  * the pack declares that its physical ids are the type's Cloud Control
  * identifiers.
  */
+import { isKnownNeverReused, schemaSaysNeverReused } from './generated-identifiers';
 import type { ProviderContext, ProviderRegistration, ResourceProvider } from '../plugin-api';
 import { SUPPORTED_PLUGIN_API_VERSIONS } from '../plugin-api';
 import { CdkdError, ProvisioningError } from '../util/errors';
@@ -78,6 +79,8 @@ export interface RegisteredProvider {
   physicalIdIsPrimaryIdentifier: boolean;
   /** The provider can take the type's final snapshot (`DeletionPolicy: Snapshot`). */
   canSnapshot: boolean;
+  /** The type's physical ids never name a later resource (plugin API `physicalIdNeverReused`). */
+  physicalIdNeverReused?: boolean;
   /** The schema the pack brought for a type outside the catalogue (cdkd's format). */
   ownSchema?: CfnResourceSchema;
   /** The pack's registration object (its `createProvider` builds providers). */
@@ -422,6 +425,21 @@ export class ProviderRegistry {
     return decision.route === 'sdk' && decision.registration.canSnapshot;
   }
 
+  /**
+   * True when the recorded resource's physical id never names a later resource,
+   * so what a failed create left behind needs no identity proof before a later
+   * command deletes it: a type listed in generated-identifiers.ts, else the
+   * registration's `physicalIdNeverReused` (false when absent), else, for Cloud
+   * Control, what the type's schema says.
+   */
+  physicalIdNeverReused(type: string, recorded: RecordedProvenance): boolean {
+    if (isKnownNeverReused(type)) return true;
+    const decision = this.providerForDelete(type, recorded);
+    if (decision.route === 'sdk') return decision.registration.physicalIdNeverReused === true;
+    if (decision.route === 'cc-api') return schemaSaysNeverReused(this.schemas.tryGet(type));
+    return false;
+  }
+
   /** Where a recorded resource is deleted: the provider that made it, when it is installed. */
   providerForDelete(type: string, recorded: RecordedProvenance): RouteDecision {
     if (isCustomResourceType(type)) return this.customResourceRoute();
@@ -739,6 +757,8 @@ export class ProviderRegistry {
       return refuse('physicalIdIsPrimaryIdentifier must be true or false');
     if (entry.canSnapshot !== undefined && typeof entry.canSnapshot !== 'boolean')
       return refuse('canSnapshot must be true or false');
+    if (entry.physicalIdNeverReused !== undefined && typeof entry.physicalIdNeverReused !== 'boolean')
+      return refuse('physicalIdNeverReused must be true or false');
 
     const known = new Set(schemas.propertyNames(type));
     const readOnly = new Set(schemas.readOnlyPropertyNames(type));
@@ -797,6 +817,7 @@ export class ProviderRegistry {
       cloudControlByDesign: toCloudControl,
       physicalIdIsPrimaryIdentifier: entry.physicalIdIsPrimaryIdentifier === true,
       canSnapshot: entry.canSnapshot === true,
+      ...(entry.physicalIdNeverReused === true ? { physicalIdNeverReused: true } : {}),
       ...(ownSchema ? { ownSchema } : {}),
       registration: entry as unknown as ProviderRegistration,
     };

@@ -78,6 +78,13 @@ export interface DeposedResource extends ResourceState {
   reason: 'replaced' | 'failed-create';
   /** When it was deposed, Unix ms. */
   deposedAt: number;
+  /**
+   * `failed-create` only, optional: the provider's identity of what the create
+   * made (plugin API `ResourceIdentity`), so a later command deletes it only
+   * while the resource under its physical id still has it. Absent when the
+   * provider reports none (or a record an older cdkd wrote).
+   */
+  identity?: Record<string, string>;
 }
 
 /** The operation an intent announces. */

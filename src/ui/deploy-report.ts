@@ -21,6 +21,7 @@ export function stackReport(s: DeployAppResult['stacks'][number]) {
     exports,
     failed: s.failed.map((f) => ({ logicalId: f.logicalId, reason: formatError(f.error) })),
     skipped: s.skipped,
+    ...(s.warnings.length ? { warnings: s.warnings } : {}),
     elapsedMs: s.elapsedMs,
     stateWrites: s.stateWrites,
   };
@@ -42,6 +43,24 @@ export function deployReport(result: DeployAppResult) {
   };
 }
 
+/**
+ * A deploy that completed but left alone what a failed create of an earlier run
+ * made, unproven to be that create's resource, exits 2: each line names one.
+ */
+export function renderDeployWarnings(result: DeployAppResult): CdkdError | undefined {
+  const lines = result.stacks.flatMap((s) => s.warnings.map((w) => `  ${s.stackName}: ${w}`));
+  if (lines.length === 0) return undefined;
+  return new CdkdError(
+    `Deployed, with ${lines.length} resource(s) left for you to check:\n${lines.join('\n')}`,
+    {
+      code: 'DEPLOY_WARNINGS',
+      exitCode: 2,
+      details: deployReport(result),
+      remedy: 'Check each resource named above by hand; cdkd no longer tracks it.',
+    },
+  );
+}
+
 export function renderDeployFailure(result: DeployAppResult): CdkdError {
   const interrupted = result.stacks.some((s) => s.interrupted);
   const lines: string[] = [];
@@ -49,6 +68,7 @@ export function renderDeployFailure(result: DeployAppResult): CdkdError {
     lines.push(`  ${s.stackName} (${describeSummary(s.summary)})${s.interrupted ? ': interrupted' : ''}`);
     for (const f of s.failed) lines.push(`    ${f.logicalId}: ${formatError(f.error)}`);
     for (const k of s.skipped) lines.push(`    ${k.logicalId}: skipped: ${k.reason}`);
+    for (const w of s.warnings) lines.push(`    warning: ${w}`);
     if (s.rollback) {
       lines.push(
         s.rollback.clean

@@ -24,3 +24,20 @@ export function renderDestroyFailure(
     remedy: 'The resources that remain are kept in state; fix the cause and run the command again to finish.',
   });
 }
+
+/**
+ * A destroy that finished but left alone what a failed create made, unproven to
+ * be that create's resource, exits 2: each line names one (state no longer does).
+ */
+export function renderDestroyWarnings(stacks: readonly DestroyStackResult[]): CdkdError | undefined {
+  const lines = stacks.flatMap((s) => s.warnings.map((w) => `  ${s.stackName}: ${w}`));
+  if (lines.length === 0) return undefined;
+  return new CdkdError(
+    `Destroyed, with ${lines.length} resource(s) left for you to check:\n${lines.join('\n')}`,
+    {
+      code: 'DESTROY_WARNINGS',
+      exitCode: 2,
+      remedy: 'Check each resource named above by hand; cdkd no longer tracks it.',
+    },
+  );
+}

@@ -68,6 +68,8 @@ export interface ProvisioningErrorOptions extends CdkdErrorOptions {
   retryable?: boolean;
   /** The create made this resource before it failed: cdkd records it (to delete it), never orphans it. */
   createdPhysicalId?: string;
+  /** With `createdPhysicalId`: the identity of what was made (plugin API `ResourceIdentity`). */
+  createdIdentity?: Readonly<Record<string, string>>;
   /** The operation may have taken effect (its outcome is unknown); the next run settles it. */
   inDoubt?: boolean;
 }
@@ -77,6 +79,7 @@ export class ProvisioningError extends CdkdError {
   /** When false the engine does not retry this error. */
   readonly retryable: boolean;
   readonly createdPhysicalId?: string;
+  readonly createdIdentity?: Readonly<Record<string, string>>;
   readonly inDoubt?: boolean;
 
   constructor(message: string, options: ProvisioningErrorOptions = {}) {
@@ -84,6 +87,7 @@ export class ProvisioningError extends CdkdError {
     this.resource = options.resource ?? {};
     this.retryable = options.retryable ?? false;
     if (options.createdPhysicalId) this.createdPhysicalId = options.createdPhysicalId;
+    if (options.createdPhysicalId && options.createdIdentity) this.createdIdentity = options.createdIdentity;
     if (options.inDoubt) this.inDoubt = true;
   }
 }

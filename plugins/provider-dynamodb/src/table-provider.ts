@@ -39,6 +39,7 @@ import {
 import type {
   CreateContext,
   DeleteContext,
+  IdentityReadContext,
   ProviderContext,
   ResourceCreateResult,
   ResourceImportInput,
@@ -104,10 +105,12 @@ export class TableProvider implements ResourceProvider {
     if (properties.ImportSourceSpecification !== undefined)
       return this.createByImport(name, logicalId, resourceType, properties, context);
     let adopted = false;
+    let tableId: string | undefined;
     try {
-      await client.send(new CreateTableCommand(createTableInput(name, properties, tags)), {
+      const out = await client.send(new CreateTableCommand(createTableInput(name, properties, tags)), {
         abortSignal: signal,
       });
+      tableId = out.TableDescription?.TableId;
     } catch (err) {
       if (!(errorName(err) === 'ResourceInUseException' && /already exists/i.test(messageOf(err))))
         throw this.wrap(err, `creating table ${name}`, logicalId, resourceType);
@@ -126,8 +129,44 @@ export class TableProvider implements ResourceProvider {
       }
       return { physicalId: name, attributes: this.attributesOf(await waitForActive(client, name, signal)) };
     } catch (err) {
-      await this.retire(name, logicalId);
-      throw this.wrap(err, `configuring table ${name}`, logicalId, resourceType, name);
+      const failure = this.wrap(err, `configuring table ${name}`, logicalId, resourceType, name);
+      if (await this.retire(name, logicalId)) throw failure;
+      // Still there: cdkd keeps it, with the TableId no later table of that name gets, to delete it later.
+      tableId ??= (await this.readIdentity(name).catch(() => undefined))?.tableId;
+      throw new this.ctx.errors.ProvisioningError(failure.message, {
+        cause: failure,
+        resource: { logicalId, resourceType, physicalId: name },
+        createdPhysicalId: name,
+        ...(tableId ? { createdIdentity: { tableId } } : {}),
+      });
+    }
+  }
+
+  /**
+   * The `TableId` of the table of this name in the client's region (AWS generates
+   * it and never gives it to a later table); `undefined` when there is none.
+   */
+  async readIdentity(
+    physicalId: string,
+    _resourceType?: string,
+    context?: IdentityReadContext,
+  ): Promise<{ tableId: string } | undefined> {
+    const client = this.client();
+    try {
+      const out = await client.send(new DescribeTableCommand({ TableName: physicalId }), {
+        abortSignal: context?.signal,
+      });
+      return out.Table?.TableId ? { tableId: out.Table.TableId } : undefined;
+    } catch (err) {
+      if (errorName(err) !== 'ResourceNotFoundException') throw err;
+      this.ctx.assertRegionMatch(
+        await client.config.region(),
+        context?.expectedRegion,
+        TABLE_TYPE,
+        physicalId,
+        physicalId,
+      );
+      return undefined;
     }
   }
 
@@ -254,18 +293,21 @@ export class TableProvider implements ResourceProvider {
   }
 
   /** Best-effort delete of a table this create made (switching deletion protection off first). */
-  private async retire(name: string, logicalId: string): Promise<void> {
+  /** Deletes a table its create could not configure; false when it could not (the table stays). */
+  private async retire(name: string, logicalId: string): Promise<boolean> {
     const client = this.client();
     try {
       await client
         .send(new UpdateTableCommand({ TableName: name, DeletionProtectionEnabled: false }))
         .catch(() => undefined);
       await this.whenNotBusy(name, undefined, () => client.send(new DeleteTableCommand({ TableName: name })));
+      return true;
     } catch (err) {
-      if (errorName(err) === 'ResourceNotFoundException') return;
+      if (errorName(err) === 'ResourceNotFoundException') return true;
       this.ctx.logger.warn(
-        `${logicalId}: the table ${name} was created but could not be configured, and deleting it failed (${errorName(err) || messageOf(err)}); delete it with \`aws dynamodb delete-table --table-name ${name}\`.`,
+        `${logicalId}: the table ${name} was created but could not be configured, and deleting it failed (${errorName(err) || messageOf(err)}); cdkd keeps it in state to delete later.`,
       );
+      return false;
     }
   }
 

@@ -238,6 +238,46 @@ describe('AWS::DynamoDB::Table', () => {
     expect(await table('pack-bad')).toBeUndefined();
   });
 
+  it('a failed create whose table cannot be deleted reports it with the TableId; readIdentity tells it from a later table', async () => {
+    await emulator.control.addFault({
+      service: 'dynamodb',
+      operation: 'DeleteTable',
+      match: { TableName: 'pack-kept' },
+      error: 'AccessDeniedException',
+      status: 400,
+      count: 1,
+    });
+    const err = (await provider
+      .create(
+        'Kept',
+        TYPE,
+        basic({
+          TableName: 'pack-kept',
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 50 },
+        }),
+        createContext('Kept'),
+      )
+      .catch((e: unknown) => e)) as { createdPhysicalId?: string; createdIdentity?: Record<string, string> };
+    const made = await table('pack-kept');
+    expect(err.createdPhysicalId).toBe('pack-kept');
+    expect(err.createdIdentity).toEqual({ tableId: made!.TableId });
+    expect(await provider.readIdentity('pack-kept')).toEqual({ tableId: made!.TableId });
+    // Deleted, and another table made under the name: a different TableId.
+    await provider.delete('Kept', 'pack-kept', TYPE, {}, { expectedRegion: REGION });
+    expect(await provider.readIdentity('pack-kept', TYPE, { expectedRegion: REGION })).toBeUndefined();
+    await ddb.send(
+      new CreateTableCommand({
+        TableName: 'pack-kept',
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      }),
+    );
+    const later = await provider.readIdentity('pack-kept');
+    expect(later?.tableId).toBeDefined();
+    expect(later).not.toEqual(err.createdIdentity);
+  });
+
   it('updates in place: capacity, indexes added and removed one at a time, a new stream view, tags with ownership kept', async () => {
     const previous = {
       TableName: 'pack-updated',

@@ -23,6 +23,8 @@ export function kmsProviderPack(): ProviderPack {
         resourceType: KEY_TYPE,
         // The key id is the physical id, and Cloud Control's identifier (KeyId) of a key.
         physicalIdIsPrimaryIdentifier: true,
+        // KMS generates the key id and never gives it to another key: a failed create's key needs no identity.
+        physicalIdNeverReused: true,
         handledProperties: [...KEY_HANDLED_PROPERTIES],
         createProvider: (ctx) => {
           const { KeyProvider } = require('./key-provider') as { KeyProvider: typeof Key };

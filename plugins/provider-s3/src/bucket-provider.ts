@@ -15,6 +15,8 @@ import {
   GetBucketLocationCommand,
   GetBucketTaggingCommand,
   HeadBucketCommand,
+  ListBucketsCommand,
+  type ListBucketsCommandOutput,
   PutBucketCorsCommand,
   PutBucketEncryptionCommand,
   PutBucketLifecycleConfigurationCommand,
@@ -87,11 +89,72 @@ export class S3BucketProvider implements ResourceProvider {
         : generateBucketName(logicalId, context);
     const created = await this.createOrFindOwn(name, properties, logicalId, resourceType, context);
     // A bucket this very create made earlier (its reply lost) is configured again: every call is idempotent.
-    await this.configure(name, properties, {}, logicalId, resourceType, context.signal, {
-      justCreated: true,
-      ownershipSetAtCreate: created === 'created',
-    });
+    try {
+      await this.configure(name, properties, {}, logicalId, resourceType, context.signal, {
+        justCreated: true,
+        ownershipSetAtCreate: created === 'created',
+      });
+    } catch (err) {
+      throw await this.madeThenFailed(err, name, logicalId, resourceType, context.signal);
+    }
     return { physicalId: name, attributes: this.attributesOf(name) };
+  }
+
+  /**
+   * The identity of the bucket of this name in this account: its name, region and
+   * the `CreationDate` ListBuckets reports (bucket names are global, and a bucket
+   * deleted and made again under the same name has a new date). `undefined` when
+   * this account has no bucket of that name. Outside us-east-1 S3 moves the date
+   * on a later configuration change, which then reads as another bucket (never
+   * deleted by mistake, left for the user instead).
+   */
+  async readIdentity(physicalId: string): Promise<Record<string, string> | undefined> {
+    let token: string | undefined;
+    do {
+      const out = (await this.call(
+        (c, abortSignal) =>
+          c.send(new ListBucketsCommand({ Prefix: physicalId, ContinuationToken: token }), { abortSignal }),
+        {},
+      )) as ListBucketsCommandOutput;
+      const bucket = out.Buckets?.find((b) => b.Name === physicalId);
+      if (bucket) {
+        const region = bucket.BucketRegion ?? (await this.locationOf(physicalId));
+        if (!region || !bucket.CreationDate) return {};
+        return { bucket: physicalId, region, creationDate: new Date(bucket.CreationDate).toISOString() };
+      }
+      token = out.ContinuationToken;
+    } while (token);
+    return undefined;
+  }
+
+  /**
+   * A create that made (or found its own) bucket and then failed definitively: the
+   * error carries the bucket and its identity, so cdkd keeps it to delete later
+   * rather than leave it untracked. A retryable or in-doubt failure is rethrown as
+   * it is: the create is sent again with its token, and finds its own bucket.
+   */
+  private async madeThenFailed(
+    err: unknown,
+    name: string,
+    logicalId: string,
+    resourceType: string,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    if (
+      signal?.aborted ||
+      this.ctx.isTransientError(err) ||
+      (err as { retryable?: unknown }).retryable === true
+    )
+      return err;
+    // Read after the failed configuration, so the date is the one a later read sees.
+    const identity = await this.readIdentity(name).catch(() => undefined);
+    return new this.ctx.errors.ProvisioningError((err as Error)?.message ?? String(err), {
+      cause: err,
+      resource: { logicalId, resourceType, physicalId: name },
+      createdPhysicalId: name,
+      ...(identity && Object.keys(identity).length > 0 ? { createdIdentity: identity } : {}),
+      remedy: `The bucket ${name} was created before the failure; cdkd keeps it in state and deletes it on the next successful deploy, cdkd rollback or cdkd destroy, while it is still that bucket.`,
+    });
   }
 
   async update(

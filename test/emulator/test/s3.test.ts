@@ -122,6 +122,29 @@ describe('buckets', () => {
     expect(missing.name).toBe('NotFound');
   });
 
+  test("ListBuckets reports each bucket's CreationDate to the second, on the emulator's clock", async () => {
+    await s3.send(new CreateBucketCommand({ Bucket: 'dated-bucket' }));
+    const listed = async () =>
+      (await s3.send(new ListBucketsCommand({ Prefix: 'dated-' }))).Buckets?.map((b) => [
+        b.Name,
+        b.CreationDate?.getUTCMilliseconds(),
+        b.BucketRegion,
+      ]);
+    const first = (await s3.send(new ListBucketsCommand({ Prefix: 'dated-' }))).Buckets![0].CreationDate!;
+    expect(await listed()).toEqual([['dated-bucket', 0, 'us-east-1']]);
+    // Deleted and made again an hour later: the name is the same, the date is not.
+    await s3.send(new DeleteBucketCommand({ Bucket: 'dated-bucket' }));
+    await ctx.emulator.control.setClockOffset(3_600_000);
+    try {
+      await s3.send(new CreateBucketCommand({ Bucket: 'dated-bucket' }));
+    } finally {
+      await ctx.emulator.control.setClockOffset(0);
+    }
+    const again = (await s3.send(new ListBucketsCommand({ Prefix: 'dated-' }))).Buckets![0].CreationDate!;
+    expect(again.getTime() - first.getTime()).toBeGreaterThanOrEqual(3_600_000);
+    await s3.send(new DeleteBucketCommand({ Bucket: 'dated-bucket' }));
+  });
+
   test('a bucket in another region reports its location constraint', async () => {
     const eu = new S3Client(clientConfig(ctx.emulator, 'eu-west-1'));
     await eu.send(

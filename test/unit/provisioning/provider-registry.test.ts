@@ -123,6 +123,11 @@ describe('ProviderRegistry validation', () => {
       { ...registration('AWS::RDS::DBCluster', []), canSnapshot: 'yes' },
       /canSnapshot must be true or false/,
     ],
+    [
+      'a physicalIdNeverReused that is not a boolean',
+      { ...registration('AWS::EC2::VPC', []), physicalIdNeverReused: 'yes' },
+      /physicalIdNeverReused must be true or false/,
+    ],
     ['a registration that is not an object', 42, /providers\[0\] is not a registration object/],
   ])('refuses %s', (_what, entry, message) => {
     const registry = ProviderRegistry.fromPacks([pack('@acme/p', 'user', [entry])], schemas);
@@ -830,5 +835,39 @@ describe('ProviderRegistry custom resources', () => {
   it('a catalogued type Cloud Control cannot provision is not provisionable', () => {
     expect(schemas.isCatalogued('AWS::CloudFormation::Stack')).toBe(true);
     expect(ProviderRegistry.fromPacks([], schemas).canProvision('AWS::CloudFormation::Stack')).toBe(false);
+  });
+});
+
+describe("whether a failed create's leftover needs an identity proof", () => {
+  const registry = ProviderRegistry.fromPacks(
+    [
+      pack('@acme/queues', 'user', [registration('AWS::SQS::Queue', ['QueueName'])]),
+      pack('@acme/keys', 'user', [
+        { ...registration('AWS::KMS::Key', ['Description']), physicalIdNeverReused: true },
+      ]),
+    ],
+    schemas,
+  );
+  const sdk = (packName: string) => ({ provisionedBy: 'sdk' as const, providerPack: packName });
+  const cc = { provisionedBy: 'cc-api' as const };
+
+  it('follows the registration for a pack: never reused only when it says so', () => {
+    expect(registry.physicalIdNeverReused('AWS::KMS::Key', sdk('@acme/keys'))).toBe(true);
+    expect(registry.physicalIdNeverReused('AWS::SQS::Queue', sdk('@acme/queues'))).toBe(false);
+  });
+
+  it.each([
+    ['AWS::EC2::VPC', true], // a read-only vpc- id
+    ['AWS::EC2::NatGateway', true],
+    ['AWS::KMS::Key', true],
+    ['AWS::S3::Bucket', false], // the name is the id
+    ['AWS::Logs::LogGroup', false],
+    ['AWS::SQS::Queue', false], // a read-only URL made from QueueName
+    ['AWS::SNS::Topic', false],
+    ['AWS::EC2::SecurityGroup', true], // listed: a generated id beside a GroupName
+    ['AWS::SQS::QueuePolicy', true], // listed: its delete compares the policy
+    ['AWS::SNS::TopicPolicy', true],
+  ])('on Cloud Control, from the schema: %s never reused: %s', (type, expected) => {
+    expect(registry.physicalIdNeverReused(type, cc)).toBe(expected);
   });
 });

@@ -1,3 +1,4 @@
+import { emulatorNow } from '../../core/clock';
 import type { ServiceStore } from '../../core/service';
 
 /**
@@ -226,7 +227,8 @@ export class S3Store implements ServiceStore {
       name,
       account,
       region,
-      creationDate: new Date(),
+      // On the emulator's clock, and to the second as ListBuckets reports it on AWS.
+      creationDate: new Date(Math.floor(emulatorNow() / 1000) * 1000),
       encryption: DEFAULT_ENCRYPTION.map((r) => ({ ...r })),
       publicAccessBlock: { ...DEFAULT_PUBLIC_ACCESS_BLOCK },
       objects: new Map(),
