@@ -123,6 +123,11 @@ describe('ProviderRegistry validation', () => {
       { ...registration('AWS::RDS::DBCluster', []), canSnapshot: 'yes' },
       /canSnapshot must be true or false/,
     ],
+    [
+      'secretAttributes that are not a list of names',
+      { ...registration('AWS::IAM::AccessKey', []), secretAttributes: 'SecretAccessKey' },
+      /secretAttributes must be an array of attribute names/,
+    ],
     ['a registration that is not an object', 42, /providers\[0\] is not a registration object/],
   ])('refuses %s', (_what, entry, message) => {
     const registry = ProviderRegistry.fromPacks([pack('@acme/p', 'user', [entry])], schemas);
