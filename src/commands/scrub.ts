@@ -70,6 +70,7 @@ Synthesizes the app to learn each stack's secrets (NoEcho parameters, secretsman
         store,
         factory,
         schemas: registry.schemas,
+        secretAttributes: (type) => registry.secretAttributesOf(type),
         dryRun: flags['dry-run'],
         logger,
       });
