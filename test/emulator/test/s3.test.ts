@@ -749,6 +749,43 @@ describe('objects', () => {
     expect(marker.DeleteMarker).toBe(true);
   });
 
+  test("a version delete denied on one key's ARN is refused for that key alone", async () => {
+    await bucket('key-grants', true);
+    const put = (Key: string, Body: string) =>
+      s3.send(new PutObjectCommand({ Bucket: 'key-grants', Key, Body }));
+    const denied = await put('cdkd/S/r/state.json', 'one');
+    await put('cdkd/S/r/state.json', 'two');
+    const allowed = await put('cdkd/S/r/rollback-journal.json', 'one');
+    await put('cdkd/S/r/rollback-journal.json', 'two');
+    const policy = {
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Effect: 'Deny',
+          Principal: '*',
+          Action: 's3:DeleteObjectVersion',
+          Resource: 'arn:aws:s3:::key-grants/cdkd/S/r/state.json',
+        },
+      ],
+    };
+    await s3.send(new PutBucketPolicyCommand({ Bucket: 'key-grants', Policy: JSON.stringify(policy) }));
+    const out = await s3.send(
+      new DeleteObjectsCommand({
+        Bucket: 'key-grants',
+        Delete: {
+          Objects: [
+            { Key: 'cdkd/S/r/state.json', VersionId: denied.VersionId },
+            { Key: 'cdkd/S/r/rollback-journal.json', VersionId: allowed.VersionId },
+          ],
+        },
+      }),
+    );
+    expect(out.Errors).toEqual([
+      expect.objectContaining({ Key: 'cdkd/S/r/state.json', Code: 'AccessDenied' }),
+    ]);
+    expect(out.Deleted?.map((d) => d.Key)).toEqual(['cdkd/S/r/rollback-journal.json']);
+  });
+
   test('CopyObject copies body and metadata, or replaces metadata', async () => {
     await bucket('copy-bucket');
     await s3.send(
