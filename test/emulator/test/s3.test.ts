@@ -712,22 +712,25 @@ describe('objects', () => {
     expect(left.Contents?.map((o) => o.Key)).toEqual(['b']);
   });
 
+  /** A bucket policy refusing s3:DeleteObjectVersion on `resource` (an object ARN pattern). */
+  const denyVersionDelete = (name: string, resource: string) =>
+    s3.send(
+      new PutBucketPolicyCommand({
+        Bucket: name,
+        Policy: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [
+            { Effect: 'Deny', Principal: '*', Action: 's3:DeleteObjectVersion', Resource: resource },
+          ],
+        }),
+      }),
+    );
+
   test('deleting a version needs s3:DeleteObjectVersion: DeleteObject is refused, DeleteObjects reports it per key', async () => {
     await bucket('version-grants', true);
     const v1 = await s3.send(new PutObjectCommand({ Bucket: 'version-grants', Key: 'k', Body: 'one' }));
     await s3.send(new PutObjectCommand({ Bucket: 'version-grants', Key: 'k', Body: 'two' }));
-    const policy = {
-      Version: '2012-10-17',
-      Statement: [
-        {
-          Effect: 'Deny',
-          Principal: '*',
-          Action: 's3:DeleteObjectVersion',
-          Resource: 'arn:aws:s3:::version-grants/*',
-        },
-      ],
-    };
-    await s3.send(new PutBucketPolicyCommand({ Bucket: 'version-grants', Policy: JSON.stringify(policy) }));
+    await denyVersionDelete('version-grants', 'arn:aws:s3:::version-grants/*');
     expect(
       (
         await failure(
@@ -757,18 +760,7 @@ describe('objects', () => {
     await put('cdkd/S/r/state.json', 'two');
     const allowed = await put('cdkd/S/r/rollback-journal.json', 'one');
     await put('cdkd/S/r/rollback-journal.json', 'two');
-    const policy = {
-      Version: '2012-10-17',
-      Statement: [
-        {
-          Effect: 'Deny',
-          Principal: '*',
-          Action: 's3:DeleteObjectVersion',
-          Resource: 'arn:aws:s3:::key-grants/cdkd/S/r/state.json',
-        },
-      ],
-    };
-    await s3.send(new PutBucketPolicyCommand({ Bucket: 'key-grants', Policy: JSON.stringify(policy) }));
+    await denyVersionDelete('key-grants', 'arn:aws:s3:::key-grants/cdkd/S/r/state.json');
     const out = await s3.send(
       new DeleteObjectsCommand({
         Bucket: 'key-grants',
