@@ -36,7 +36,10 @@ export interface ResourceCreateResult {
   effectiveProperties?: Record<string, unknown>;
   /** Every string value in `attributes` is sensitive: state stores `***` in its place. */
   noEchoAttributes?: boolean;
-  /** Only these attribute names are sensitive. */
+  /**
+   * Only these attribute names are sensitive. Names that are sensitive in every resource of
+   * the type belong in {@link ProviderRegistration.secretAttributes} as well.
+   */
   noEchoAttributeNames?: readonly string[];
 }
 
@@ -606,6 +609,18 @@ export interface ProviderRegistration {
    * older cdkd versions ignore it.
    */
   physicalIdNeverReused?: boolean;
+  /**
+   * Attribute names that hold a secret in EVERY resource of this type, such as an
+   * `AWS::IAM::AccessKey`'s `SecretAccessKey`: the static form of
+   * {@link ResourceCreateResult.noEchoAttributeNames}. cdkd masks these attributes as
+   * `***` wherever it stores or prints them — whatever a result marks, whichever layer
+   * provisioned the resource, and when a live `Fn::GetAtt` read returns one — and
+   * `cdkd scrub` finds them in a state record an earlier cdkd wrote before the result
+   * marked them (nothing in such a record says they are secret). Keep marking them
+   * per result too: cdkd versions before 1.3 read only the result. Since 1.3; older
+   * cdkd versions ignore it.
+   */
+  secretAttributes?: readonly string[];
   /** Called once per region with cdkd's run-time context. */
   createProvider(ctx: ProviderContext): ResourceProvider;
 }

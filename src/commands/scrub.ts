@@ -17,7 +17,7 @@ import { renderScrubReport } from '../ui/scrub-render';
 
 export default class Scrub extends CdkdCommand {
   static override description = `Redact the secrets an earlier cdkd (or the reference tool) stored in clear in state
-Synthesizes the app to learn each stack's secrets (NoEcho parameters, secretsmanager and ssm-secure references, schema write-only properties), then rewrites state.json, the stack's exports-index entries and its rollback journal as a deploy of today would store them, and purges the earlier versions that held them. Takes the stack's lock. An output key that holds a secret is reported, never renamed: change the template's Export.Name and redeploy, and rotate the secret.`;
+Synthesizes the app to learn each stack's secrets (NoEcho parameters, secretsmanager and ssm-secure references, schema write-only properties, attributes a pack declares secret), then rewrites state.json, the stack's exports-index entries and its rollback journal as a deploy of today would store them — for the stack and each of its nested stacks' child records — and purges the earlier versions that held them. Takes the stack's lock. An output key that holds a secret is reported, never renamed: change the template's Export.Name and redeploy, and rotate the secret.`;
 
   static override examples = [
     '<%= config.bin %> scrub --dry-run --fail',
@@ -70,6 +70,7 @@ Synthesizes the app to learn each stack's secrets (NoEcho parameters, secretsman
         store,
         factory,
         schemas: registry.schemas,
+        secretAttributes: (type) => registry.secretAttributesOf(type),
         dryRun: flags['dry-run'],
         logger,
       });

@@ -25,7 +25,10 @@ export function liveAttributeReader(
     const record = options.record(logicalId);
     if (!record) return undefined;
     const value = await options.provisioner.readAttribute(record, logicalId, attribute, options.region);
-    if (value !== undefined) options.onRead(logicalId, attribute, value);
+    if (value === undefined) return value;
+    // A live read of an attribute the type declares secret is masked wherever it is recorded.
+    options.provisioner.registerSecretAttributes(record.resourceType, { [attribute]: value });
+    options.onRead(logicalId, attribute, value);
     return value;
   };
 }

@@ -59,6 +59,7 @@ import type { AdaptiveConcurrencyOptions, OperationPool, PoolStats } from '../ut
 import type { ConcurrencyGate } from '../util/concurrency';
 import { CdkdError, ProvisioningError } from '../util/errors';
 import type { Logger } from '../util/io-host';
+import { registerSecret } from '../template/redaction';
 import { isTransientAwsError, withRetry } from '../util/retry';
 import { identityOf, isInDoubt } from './operation-outcome';
 import type { RetryOptions } from '../util/retry';
@@ -229,6 +230,27 @@ export class ResourceProvisioner {
       this.contexts.set(region, ctx);
     }
     return ctx;
+  }
+
+  /**
+   * Registers the secrets among a resource's attributes: every string value when the result
+   * marks `noEchoAttributes`, the names it marks in `noEchoAttributeNames`, and the names the
+   * type's registrations declare always secret (plugin API `secretAttributes`), whichever layer
+   * returned them. The one rule for attributes a create, an update or a live read brings.
+   */
+  registerSecretAttributes(
+    resourceType: string,
+    attributes: Record<string, unknown> | undefined,
+    marks: { noEchoAttributes?: boolean; noEchoAttributeNames?: readonly string[] } = {},
+  ): void {
+    if (!attributes) return;
+    if (marks.noEchoAttributes) registerSecret(attributes, 'minted');
+    const names = [
+      ...(marks.noEchoAttributeNames ?? []),
+      ...this.options.registry.secretAttributesOf(resourceType),
+    ];
+    for (const name of names)
+      if (Object.prototype.hasOwnProperty.call(attributes, name)) registerSecret(attributes[name], 'minted');
   }
 
   /** True when an installed pack registers the type, or Cloud Control can be asked to (a catalogued type). */

@@ -22,7 +22,7 @@ import type { RequestTokenSink } from '../provisioning/cloud-control-provider';
 import type { DeposedResource, IntentRecord, PolicyAttribute, ResourceState } from '../state/types';
 import { restoreMaskedLeaves } from '../state/intent-secrets';
 import { maskSecretReferencesIn } from '../template/dynamic-references';
-import { SECRET_MASK, maskedPaths, redactSecrets, registerSecret } from '../template/redaction';
+import { SECRET_MASK, maskedPaths, redactSecrets } from '../template/redaction';
 import { decideRemoval, deposedRemovalCause, removalSubject } from '../plan/removal-policy';
 import type { RemovalCause, RemovalDecision } from '../plan/removal-policy';
 import { CdkdError, formatError } from '../util/errors';
@@ -87,18 +87,6 @@ function withSecretsRestored(intent: IntentRecord): IntentRecord {
         'Re-run with the NoEcho parameter values the interrupted run was given (--parameters Name=value): cdkd then restores the value, checks it against the digest the log keeps, and settles the operation.',
     },
   );
-}
-
-/** A provider's sensitive attributes (plugin API `noEchoAttributes` / `noEchoAttributeNames`) join the secrets. */
-function registerNoEchoAttributes(result: {
-  attributes?: Record<string, unknown>;
-  noEchoAttributes?: boolean;
-  noEchoAttributeNames?: readonly string[];
-}): void {
-  const attributes = result.attributes ?? {};
-  if (result.noEchoAttributes) registerSecret(attributes, 'minted');
-  for (const name of result.noEchoAttributeNames ?? [])
-    if (Object.prototype.hasOwnProperty.call(attributes, name)) registerSecret(attributes[name], 'minted');
 }
 
 /** The record's secret digest, when what was sent held a secret (see src/plan/secret-digest.ts). */
@@ -491,7 +479,7 @@ export class ResourceOperations {
     sent?: Record<string, unknown>,
   ): ResourceState {
     const { logicalId, resourceType } = intent;
-    registerNoEchoAttributes(result);
+    this.options.provisioner.registerSecretAttributes(resourceType, result.attributes, result);
     const properties = result.effectiveProperties ?? intent.properties ?? {};
     const record: ResourceState = {
       ...intent.recordBase,
@@ -575,7 +563,7 @@ export class ResourceOperations {
       this.failed(intent, err);
       throw err;
     }
-    registerNoEchoAttributes(updated);
+    this.options.provisioner.registerSecretAttributes(intent.resourceType, updated.attributes, updated);
     const { secretDigest: _old, ...kept } = record;
     const nextProperties = updated.effectiveProperties ?? properties;
     const next: ResourceState = {

@@ -1,9 +1,11 @@
 /**
  * `cdkd scrub` over the selected stacks: each stack's secrets are learned from
  * its synthesized template and redacted from what an earlier binary stored
- * (src/engine/scrub-stack.ts). Stacks are scrubbed one at a time; a stack that
- * fails stops the run with its error (the ones before it stay scrubbed, the
- * failed one is unchanged).
+ * (src/engine/scrub-stack.ts), and so are its nested-stack children's, each
+ * from the template its parent's record names (the cloud assembly's file of
+ * that key first, else the object in S3). Stacks are scrubbed one at a time; a
+ * stack that fails stops the run with its error (the ones before it stay
+ * scrubbed).
  */
 import type { AwsClientFactory } from '../config/aws-clients';
 import type { SchemaStore } from '../provisioning/schema-store';
@@ -14,7 +16,8 @@ import { parseTemplate } from '../template/types';
 import type { Logger } from '../util/io-host';
 import { assertStackAccounts, stackRegion } from './deploy-app';
 import { stackResolverEnv } from './resolver-env';
-import { needsScrub, scrubStack } from './scrub-stack';
+import { assemblyTemplateFiles, nestedTemplateSource } from './nested-template';
+import { needsScrub, scrubStackTree } from './scrub-stack';
 import type { StackScrubReport } from './scrub-stack';
 
 export interface ScrubAppOptions {
@@ -22,6 +25,8 @@ export interface ScrubAppOptions {
   store: StateStore;
   factory: AwsClientFactory;
   schemas: SchemaStore;
+  /** Attribute names a resource type always holds a secret in (the packs' `secretAttributes`). */
+  secretAttributes?: (resourceType: string) => readonly string[];
   dryRun: boolean;
   logger: Logger;
 }
@@ -48,8 +53,15 @@ export async function scrubApp(options: ScrubAppOptions): Promise<ScrubAppResult
   for (const stack of stacks) {
     const region = stackRegion(stack, factory);
     const env = stackResolverEnv({ stackName: stack.stackName, region, factory, parameterValues: {} });
+    const templates = nestedTemplateSource({
+      factory,
+      region,
+      // A deploy rewrites only asset storage names, which hold no secret: the template is read as synthesized.
+      replacements: [],
+      localFiles: assemblyTemplateFiles(stack.assetManifests),
+    });
     reports.push(
-      await scrubStack(
+      ...(await scrubStackTree(
         {
           stackName: stack.stackName,
           region,
@@ -60,6 +72,8 @@ export async function scrubApp(options: ScrubAppOptions): Promise<ScrubAppResult
           dryRun: options.dryRun,
           logger: options.logger,
           writeOnly: (type) => topLevelWriteOnly(schemas, type),
+          secretAttributes: options.secretAttributes,
+          nestedTemplate: templates,
           readReference: async (reference) => {
             const [ref] = findDynamicReferences(reference);
             return readDynamicReference(ref, {
@@ -68,7 +82,7 @@ export async function scrubApp(options: ScrubAppOptions): Promise<ScrubAppResult
             });
           },
         },
-      ),
+      )),
     );
   }
   return {

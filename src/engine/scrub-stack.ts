@@ -1,17 +1,21 @@
 /**
- * `cdkd scrub` for one stack: rewrites what an earlier binary stored in clear —
- * state.json, its noncurrent versions, the stack's entries in the exports index
- * and its rollback journal — with the secrets the template reveals
+ * `cdkd scrub` for one stack and the nested-stack children below it: rewrites
+ * what an earlier binary stored in clear — each record's state.json, its
+ * noncurrent versions, the stack's entries in the exports index and its
+ * rollback journal — with the secrets the templates reveal
  * (src/state/scrub-source.ts) redacted, as a deploy of today would have stored
  * them.
  *
- * Under the stack's lock (a dry run takes none: it only reads). The record is
- * written through the normal state writer, conditional on the ETag read, so a
- * concurrent writer is never overwritten; nothing is written until every site
- * has been read and rewritten in memory. The noncurrent versions of each key
- * that held a secret are purged after the rewrite (failing soft, with the two
- * grants named). Keys are never rewritten: an output key holding plaintext is
- * reported separately, and stays until the template changes it.
+ * Under the top-level stack's lock, which is every child's (a dry run takes
+ * none: it only reads). Two phases: every record of the tree is read and its
+ * secrets learned first; then each is rewritten with the secrets of the whole
+ * tree, as a deploy of today masks a secret of any level in every level (the
+ * registry is the run's). A record is written through the normal state writer,
+ * conditional on the ETag read, so a concurrent writer is never overwritten;
+ * nothing is written until every level has been read. The noncurrent versions
+ * of each key that held a secret are purged after its rewrite (failing soft,
+ * with the two grants named). Keys are never rewritten: an output key holding
+ * plaintext is reported separately, and stays until the template changes it.
  */
 import { CdkdError } from '../util/errors';
 import type { Logger } from '../util/io-host';
@@ -31,11 +35,14 @@ import {
 import type { ScrubSecrets } from '../state/scrub-source';
 import type { StackState } from '../state/types';
 import { hasUnsettledWork, readStackStateView } from '../state/wal-replay';
-import { registerSecret } from '../template/redaction';
+import { SECRET_MASK, registerSecret } from '../template/redaction';
 import type { CfnTemplate } from '../template/types';
 import type { StackLock } from '../state/lock-manager';
 import type { ExportsIndex } from '../state/exports-index';
 import type { RollbackJournal } from '../state/rollback-journal';
+import { lockingStackName, nestedStackName } from '../state/keys';
+import { NESTED_STACK_TYPE } from './provisionable';
+import { formatError } from '../util/errors';
 
 export interface ScrubStackInput {
   stackName: string;
@@ -51,6 +58,14 @@ export interface ScrubStackOptions {
   readReference?: (reference: string) => Promise<string>;
   /** Top-level write-only property names of a resource type. */
   writeOnly?: (resourceType: string) => readonly string[];
+  /** Attribute names a resource type always holds a secret in (plugin API `secretAttributes`). */
+  secretAttributes?: (resourceType: string) => readonly string[];
+  /**
+   * The template of a nested stack's child, read from the `TemplateURL` its parent's record
+   * holds (the template the child was deployed from). Absent, or failing: the child's record
+   * is scrubbed by value match only, with a warning.
+   */
+  nestedTemplate?: (templateUrl: unknown, childName: string) => Promise<CfnTemplate>;
   logger: Logger;
 }
 
@@ -84,24 +99,86 @@ export function needsScrub(report: StackScrubReport): boolean {
   return report.sites.length > 0 || report.noncurrentVersions.length > 0;
 }
 
-export async function scrubStack(
+/**
+ * Scrubs a stack and every nested-stack child below it (the deepest included):
+ * one report per record, the stack's first, then its children depth first.
+ */
+export async function scrubStackTree(
   input: ScrubStackInput,
   options: ScrubStackOptions,
-): Promise<StackScrubReport> {
+): Promise<StackScrubReport[]> {
   const { stackName, region } = input;
-  const { store } = options;
   let lock: StackLock | undefined;
-  if (!options.dryRun) lock = await store.locks.acquire(stackName, region, { operation: 'scrub' });
+  if (!options.dryRun) lock = await options.store.locks.acquire(stackName, region, { operation: 'scrub' });
   try {
-    return await new StackScrub(input, options).run(lock);
+    const levels = await readTree(input, options, new Map());
+    // A secret of any level is one in every level: a deploy of today masks it wherever it lands.
+    const secrets: ScrubSecrets = new Map();
+    for (const level of levels) {
+      for (const [value, secret] of level.secrets) {
+        if (secrets.has(value)) continue;
+        secrets.set(value, secret);
+        registerSecret(value);
+      }
+    }
+    const reports: StackScrubReport[] = [];
+    for (const level of levels) reports.push(await level.apply(secrets, lock));
+    return reports;
   } finally {
     await lock?.release();
   }
 }
 
+/** Reads a record and, through the nested stacks it records, its children's; learns every level's secrets. */
+async function readTree(
+  input: ScrubStackInput,
+  options: ScrubStackOptions,
+  seed: ScrubSecrets,
+): Promise<StackScrub[]> {
+  const level = new StackScrub(input, options);
+  await level.read(seed);
+  const levels = [level];
+  const record = level.record;
+  if (!record) return levels;
+  // The record, not the template: a nested stack the template dropped may still have its child's record.
+  for (const [logicalId, resource] of Object.entries(record.resources)) {
+    if (resource.resourceType !== NESTED_STACK_TYPE) continue;
+    const childName = nestedStackName(input.stackName, logicalId);
+    const template = await level.childTemplate(resource.properties.TemplateURL, childName);
+    levels.push(
+      ...(await readTree(
+        { stackName: childName, region: input.region, template },
+        options,
+        passedSecrets(template, resource.properties.Parameters),
+      )),
+    );
+  }
+  return levels;
+}
+
+/** The values a parent's record passed to its child's NoEcho parameters: secrets of the child (and the parent). */
+function passedSecrets(child: CfnTemplate, parameters: unknown): ScrubSecrets {
+  const secrets: ScrubSecrets = new Map();
+  if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) return secrets;
+  const { noEcho } = templateSecrets(child);
+  for (const [name, value] of Object.entries(parameters as Record<string, unknown>)) {
+    if (!noEcho.has(name) || typeof value !== 'string' || value === '' || value === SECRET_MASK) continue;
+    secrets.set(value, { replacement: SECRET_MASK, origin: 'noecho' });
+  }
+  return secrets;
+}
+
+/** An empty template: a child whose own cannot be read is matched by value only. */
+const NO_TEMPLATE: CfnTemplate = { Parameters: {}, Mappings: {}, Conditions: {}, Resources: {}, Outputs: {} };
+
 class StackScrub {
   private readonly report: StackScrubReport;
-  private readonly secrets: ScrubSecrets = new Map();
+  /** The secrets this level revealed (its template's positions, its versions, its references). */
+  readonly secrets: ScrubSecrets = new Map();
+  /** The settled record read, with its ETag; undefined when the stack has none. */
+  private stored?: { state: StackState; etag: string };
+  private stateKey = '';
+  private earlier: string[] = [];
 
   constructor(
     private readonly input: ScrubStackInput,
@@ -120,21 +197,26 @@ class StackScrub {
     };
   }
 
+  get record(): StackState | undefined {
+    return this.stored?.state;
+  }
+
   private warn(message: string): void {
     this.report.warnings.push(message);
     this.options.logger.warn(`${this.input.stackName}: ${message}`);
   }
 
-  async run(lock: StackLock | undefined): Promise<StackScrubReport> {
+  /** Phase one: reads the record and its earlier versions and learns their secrets; writes nothing. */
+  async read(seed: ScrubSecrets): Promise<void> {
     const { stackName, region, template } = this.input;
     const { store } = this.options;
+    for (const [value, secret] of seed) this.secrets.set(value, secret);
+    this.stateKey = store.bucket.keys.stateKey(stackName, region);
     const view = await readStackStateView(store.backend, store.wal, stackName, region);
     const record = view.record;
     if (!record) {
-      this.warn(
-        `no state record in ${store.bucket.uri(store.bucket.keys.stateKey(stackName, region))}; nothing to scrub.`,
-      );
-      return this.report;
+      this.warn(`no state record in ${store.bucket.uri(this.stateKey)}; nothing to scrub.`);
+      return;
     }
     this.report.found = true;
     if (hasUnsettledWork(view)) {
@@ -142,36 +224,64 @@ class StackScrub {
         `${stackName} (${region}): an earlier run left work unsettled (write-ahead log segments, pending intents or resources to delete); scrub rewrites only a settled record.`,
         {
           code: 'SCRUB_UNSETTLED',
-          remedy: `Run cdkd deploy ${stackName} (it settles the work and stores secrets masked), or cdkd rollback ${stackName}, then scrub again.`,
+          remedy: `Run cdkd deploy ${lockingStackName(stackName)} (it settles the work and stores secrets masked), or cdkd rollback ${lockingStackName(stackName)}, then scrub again.`,
         },
       );
     }
+    this.stored = { state: record.state, etag: record.etag };
     await this.readReferences();
-    const stateKey = store.bucket.keys.stateKey(stackName, region);
-    const client = await store.bucket.client();
     // Earlier versions are learned from first: a value the current record lost may still be in them.
-    const earlier = await this.earlierBodies(stateKey);
-    for (const body of earlier) {
+    this.earlier = await this.earlierBodies(this.stateKey);
+    for (const body of this.earlier) {
       try {
-        const old = parseStackState(body, { bucket: store.bucket.name, key: stateKey }).state;
-        learnSecrets(template, old, region, this.secrets);
+        const old = parseStackState(body, { bucket: store.bucket.name, key: this.stateKey }).state;
+        learnSecrets(template, old, region, this.secrets, this.options.secretAttributes);
       } catch {
         // An unreadable old version is still text: the value match below covers it.
       }
     }
+    const { warnings } = learnSecrets(
+      template,
+      record.state,
+      region,
+      this.secrets,
+      this.options.secretAttributes,
+    );
+    for (const w of warnings) this.warn(w);
+  }
+
+  /** The template of the child of nested stack `childName`; an empty one (value match only) when it cannot be read. */
+  async childTemplate(templateUrl: unknown, childName: string): Promise<CfnTemplate> {
+    const read = this.options.nestedTemplate;
+    if (!read) return NO_TEMPLATE;
+    try {
+      return await read(templateUrl, childName);
+    } catch (err) {
+      this.warn(
+        `could not read the template of nested stack ${childName} (${formatError(err)}); its record is scrubbed by value match only.`,
+      );
+      return NO_TEMPLATE;
+    }
+  }
+
+  /** Phase two: rewrites every site holding one of `secrets` (the whole tree's) and purges what held them. */
+  async apply(secrets: ScrubSecrets, lock: StackLock | undefined): Promise<StackScrubReport> {
+    const { stackName, region, template } = this.input;
+    const { store } = this.options;
+    const record = this.stored;
+    if (!record) return this.report;
+    const stateKey = this.stateKey;
+    const earlier = this.earlier;
+    const client = await store.bucket.client();
     const result = scrubStackState({
       template,
       state: record.state,
       region,
-      known: this.secrets,
+      known: secrets,
       writeOnly: this.options.writeOnly,
+      secretAttributes: this.options.secretAttributes,
     });
-    for (const [value, secret] of result.secrets) {
-      this.secrets.set(value, secret);
-      registerSecret(value);
-    }
-    for (const w of result.warnings) this.warn(w);
-    const matcher = new SecretMatcher(this.secrets);
+    const matcher = new SecretMatcher(secrets);
     this.report.sites.push(...result.sites.map((path) => ({ object: 'state.json' as const, path })));
     this.report.plaintextKeys.push(
       ...result.plaintextKeys.map((path) => ({ object: 'state.json' as const, path })),
@@ -195,7 +305,7 @@ class StackScrub {
                 code: 'SCRUB_NOT_SAVED',
                 cause: err,
                 remedy:
-                  'Nothing was changed. Re-run cdkd scrub once the record is not being written by another command.',
+                  'Nothing was changed in this record. Re-run cdkd scrub once the record is not being written by another command.',
               },
             );
           });

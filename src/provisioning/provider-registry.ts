@@ -81,6 +81,8 @@ export interface RegisteredProvider {
   canSnapshot: boolean;
   /** The type's physical ids never name a later resource (plugin API `physicalIdNeverReused`). */
   physicalIdNeverReused?: boolean;
+  /** Attribute names the type always holds a secret in (plugin API `secretAttributes`). */
+  secretAttributes: ReadonlySet<string>;
   /** The schema the pack brought for a type outside the catalogue (cdkd's format). */
   ownSchema?: CfnResourceSchema;
   /** The pack's registration object (its `createProvider` builds providers). */
@@ -242,6 +244,7 @@ export class ProviderRegistry {
     unhandledByDesign: new Map(),
     cloudControlByDesign: new Map(),
     canSnapshot: false,
+    secretAttributes: new Set(),
     physicalIdIsPrimaryIdentifier: false,
     builtIn: true,
     registration: {
@@ -333,6 +336,17 @@ export class ProviderRegistry {
   registrationFor(type: string): RegisteredProvider | undefined {
     if (isCustomResourceType(type)) return this.customResourceRegistration;
     return this.byType.get(type);
+  }
+
+  /**
+   * The attribute names `type` always holds a secret in, as any pack's registration of it
+   * declares them (plugin API `secretAttributes`): a fact about the type, whichever layer
+   * provisions a resource of it, and the same for a record an earlier cdkd wrote.
+   */
+  secretAttributesOf(type: string): string[] {
+    const names = new Set<string>();
+    for (const r of this.valid) if (r.resourceType === type) for (const n of r.secretAttributes) names.add(n);
+    return [...names];
   }
 
   /** The usable registration of `type` by the pack named `packName` (a winner, or one it overrode). */
@@ -759,6 +773,9 @@ export class ProviderRegistry {
       return refuse('canSnapshot must be true or false');
     if (entry.physicalIdNeverReused !== undefined && typeof entry.physicalIdNeverReused !== 'boolean')
       return refuse('physicalIdNeverReused must be true or false');
+    const secretAttributes = entry.secretAttributes ?? [];
+    if (!Array.isArray(secretAttributes) || secretAttributes.some((a) => typeof a !== 'string' || a === ''))
+      return refuse('secretAttributes must be an array of attribute names');
 
     const known = new Set(schemas.propertyNames(type));
     const readOnly = new Set(schemas.readOnlyPropertyNames(type));
@@ -818,6 +835,7 @@ export class ProviderRegistry {
       physicalIdIsPrimaryIdentifier: entry.physicalIdIsPrimaryIdentifier === true,
       canSnapshot: entry.canSnapshot === true,
       ...(entry.physicalIdNeverReused === true ? { physicalIdNeverReused: true } : {}),
+      secretAttributes: new Set(secretAttributes as string[]),
       ...(ownSchema ? { ownSchema } : {}),
       registration: entry as unknown as ProviderRegistration,
     };

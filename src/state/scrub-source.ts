@@ -37,7 +37,7 @@ export interface ScrubSecret {
   /** What a property or output holding it stores: the reference as written, or the mask. */
   replacement: string;
   /** Where it came from, for messages (never the value). */
-  origin: 'reference' | 'noecho';
+  origin: 'reference' | 'noecho' | 'attribute';
 }
 
 /** Secret value -> how it is stored. */
@@ -403,6 +403,8 @@ export interface ScrubStackInput {
   known?: ScrubSecrets;
   /** Top-level write-only property names of a resource type (its schema's `writeOnlyProperties`). */
   writeOnly?: (resourceType: string) => readonly string[];
+  /** Attribute names a resource type always holds a secret in (plugin API `secretAttributes`). */
+  secretAttributes?: (resourceType: string) => readonly string[];
 }
 
 export interface ScrubStackResult {
@@ -417,15 +419,29 @@ export interface ScrubStackResult {
   warnings: string[];
 }
 
-/** Learns the secrets a stored record holds by the template's positions (no rewrite). */
+const ATTRIBUTE_SECRET: ScrubSecret = { replacement: SECRET_MASK, origin: 'attribute' };
+
+/**
+ * Learns the secrets a stored record holds by the template's positions, and at
+ * the attributes its resource types declare always secret (no rewrite).
+ */
 export function learnSecrets(
   template: CfnTemplate,
   state: StackState,
   region: string,
   into: ScrubSecrets = new Map(),
+  secretAttributes?: (resourceType: string) => readonly string[],
 ): { secrets: ScrubSecrets; warnings: string[] } {
   const { noEcho, defaults } = templateSecrets(template);
   for (const d of defaults) if (!into.has(d)) into.set(d, NOECHO_SECRET);
+  // A value a provider minted has no template position: the type's declaration is what names it.
+  for (const r of [...Object.values(state.resources ?? {}), ...(state.deposed ?? [])]) {
+    for (const name of secretAttributes?.(r.resourceType) ?? []) {
+      const v = r.attributes?.[name];
+      if (typeof v === 'string' && v !== '' && v !== SECRET_MASK && !into.has(v))
+        into.set(v, ATTRIBUTE_SECRET);
+    }
+  }
   for (const [id, resource] of Object.entries(template.Resources ?? {})) {
     const record = state.resources[id];
     if (!record || !resource.Properties) continue;
@@ -485,7 +501,7 @@ function scrubRecord<T extends ResourceState>(
 export function scrubStackState(input: ScrubStackInput): ScrubStackResult {
   const { template, state, region } = input;
   const secrets: ScrubSecrets = new Map(input.known ?? []);
-  const { warnings } = learnSecrets(template, state, region, secrets);
+  const { warnings } = learnSecrets(template, state, region, secrets, input.secretAttributes);
   const matcher = new SecretMatcher(secrets);
   const sites: string[] = [];
   const writeOnlyOf = (type: string) => input.writeOnly?.(type) ?? [];

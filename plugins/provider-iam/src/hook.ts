@@ -60,6 +60,15 @@ const PRIMARY_IDENTIFIER_IDS = new Set([
   ACCESS_KEY_TYPE,
 ]);
 
+/**
+ * Attributes that hold a secret in every resource of the type (plugin API 1.3): cdkd masks them
+ * however the resource was made, and `cdkd scrub` finds them in a record written before masking.
+ * The access key's provider marks the same name in each result, for cdkd versions before 1.3.
+ */
+const SECRET_ATTRIBUTES: Record<string, readonly string[]> = {
+  [ACCESS_KEY_TYPE]: ['SecretAccessKey'],
+};
+
 /** The pack this hook returns (exported for tests). */
 export function iamProviderPack(): ProviderPack {
   return {
@@ -69,6 +78,7 @@ export function iamProviderPack(): ProviderPack {
       resourceType,
       handledProperties: [...HANDLED_PROPERTIES[resourceType]!],
       physicalIdIsPrimaryIdentifier: PRIMARY_IDENTIFIER_IDS.has(resourceType),
+      ...(SECRET_ATTRIBUTES[resourceType] ? { secretAttributes: SECRET_ATTRIBUTES[resourceType] } : {}),
       createProvider,
     })),
   };

@@ -38,6 +38,12 @@ describe('@cdkd/provider-iam registration', () => {
     expect(coverage.counts.handled).toBe(schemas.writablePropertyNames(type).length);
   });
 
+  it("declares the access key's SecretAccessKey secret for every resource of the type, and nothing else", () => {
+    expect(registry.secretAttributesOf('AWS::IAM::AccessKey')).toEqual(['SecretAccessKey']);
+    for (const type of TYPES.filter((t) => t !== 'AWS::IAM::AccessKey'))
+      expect(registry.secretAttributesOf(type)).toEqual([]);
+  });
+
   it('is what the hook returns, and loading the hook loads no AWS SDK', async () => {
     const result = await (hook as unknown as () => Promise<unknown>)();
     expect(JSON.stringify(result)).toBe(JSON.stringify(iamProviderPack()));

@@ -735,22 +735,25 @@ describe('objects', () => {
     expect(left.Contents?.map((o) => o.Key)).toEqual(['b']);
   });
 
+  /** A bucket policy refusing s3:DeleteObjectVersion on `resource` (an object ARN pattern). */
+  const denyVersionDelete = (name: string, resource: string) =>
+    s3.send(
+      new PutBucketPolicyCommand({
+        Bucket: name,
+        Policy: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [
+            { Effect: 'Deny', Principal: '*', Action: 's3:DeleteObjectVersion', Resource: resource },
+          ],
+        }),
+      }),
+    );
+
   test('deleting a version needs s3:DeleteObjectVersion: DeleteObject is refused, DeleteObjects reports it per key', async () => {
     await bucket('version-grants', true);
     const v1 = await s3.send(new PutObjectCommand({ Bucket: 'version-grants', Key: 'k', Body: 'one' }));
     await s3.send(new PutObjectCommand({ Bucket: 'version-grants', Key: 'k', Body: 'two' }));
-    const policy = {
-      Version: '2012-10-17',
-      Statement: [
-        {
-          Effect: 'Deny',
-          Principal: '*',
-          Action: 's3:DeleteObjectVersion',
-          Resource: 'arn:aws:s3:::version-grants/*',
-        },
-      ],
-    };
-    await s3.send(new PutBucketPolicyCommand({ Bucket: 'version-grants', Policy: JSON.stringify(policy) }));
+    await denyVersionDelete('version-grants', 'arn:aws:s3:::version-grants/*');
     expect(
       (
         await failure(
@@ -770,6 +773,32 @@ describe('objects', () => {
     expect(versions.Versions?.map((v) => v.VersionId)).toContain(v1.VersionId);
     const marker = await s3.send(new DeleteObjectCommand({ Bucket: 'version-grants', Key: 'k' }));
     expect(marker.DeleteMarker).toBe(true);
+  });
+
+  test("a version delete denied on one key's ARN is refused for that key alone", async () => {
+    await bucket('key-grants', true);
+    const put = (Key: string, Body: string) =>
+      s3.send(new PutObjectCommand({ Bucket: 'key-grants', Key, Body }));
+    const denied = await put('cdkd/S/r/state.json', 'one');
+    await put('cdkd/S/r/state.json', 'two');
+    const allowed = await put('cdkd/S/r/rollback-journal.json', 'one');
+    await put('cdkd/S/r/rollback-journal.json', 'two');
+    await denyVersionDelete('key-grants', 'arn:aws:s3:::key-grants/cdkd/S/r/state.json');
+    const out = await s3.send(
+      new DeleteObjectsCommand({
+        Bucket: 'key-grants',
+        Delete: {
+          Objects: [
+            { Key: 'cdkd/S/r/state.json', VersionId: denied.VersionId },
+            { Key: 'cdkd/S/r/rollback-journal.json', VersionId: allowed.VersionId },
+          ],
+        },
+      }),
+    );
+    expect(out.Errors).toEqual([
+      expect.objectContaining({ Key: 'cdkd/S/r/state.json', Code: 'AccessDenied' }),
+    ]);
+    expect(out.Deleted?.map((d) => d.Key)).toEqual(['cdkd/S/r/rollback-journal.json']);
   });
 
   test('CopyObject copies body and metadata, or replaces metadata', async () => {

@@ -322,6 +322,75 @@ describe('deployStack', () => {
     expect(reads).toEqual(['Ipv6CidrBlocks']);
   });
 
+  it("masks the attributes a registration declares secret, from a create's result and from a live read", async () => {
+    // Neither the result nor the read marks the value: the type's declaration is what makes it secret.
+    const minted = (id: string) => `minted-secret-of-${id}`;
+    const keyProvider: ResourceProvider = {
+      create: async (logicalId) =>
+        logicalId === 'Created'
+          ? {
+              physicalId: 'AKIACREATED',
+              attributes: { Id: 'AKIACREATED', SecretAccessKey: minted('created') },
+            }
+          : { physicalId: 'AKIALIVE', attributes: { Id: 'AKIALIVE' } },
+      update: async (_l, physicalId) => ({ physicalId, wasReplaced: false }),
+      delete: async () => undefined,
+      getAttribute: async (_id, _type, attribute) =>
+        attribute === 'SecretAccessKey' ? minted('live') : undefined,
+    };
+    const withPack = new ResourceProvisioner({
+      registry: ProviderRegistry.fromPacks(
+        [
+          {
+            pluginName: 'test-keys',
+            pluginType: 'user',
+            result: {
+              apiVersion: 1,
+              name: 'test-keys',
+              providers: [
+                {
+                  resourceType: 'AWS::IAM::AccessKey',
+                  handledProperties: ['UserName'],
+                  secretAttributes: ['SecretAccessKey'],
+                  createProvider: () => keyProvider,
+                },
+              ],
+            },
+          },
+        ],
+        schemas,
+      ),
+      schemas,
+      factory: store.factory,
+      logger: createLogger(host),
+      retry: { maxAttempts: 1, baseDelayMs: 1 },
+    });
+    const consumer = (key: string) => ({
+      Type: 'AWS::SSM::Parameter',
+      Properties: { Type: 'String', Value: { 'Fn::GetAtt': [key, 'SecretAccessKey'] } },
+    });
+    const result = await deploy(
+      'DeclaredSecrets',
+      {
+        Created: { Type: 'AWS::IAM::AccessKey', Properties: { UserName: 'u' } },
+        Live: { Type: 'AWS::IAM::AccessKey', Properties: { UserName: 'u' } },
+        FromCreated: consumer('Created'),
+        FromLive: consumer('Live'),
+      },
+      {
+        provisioner: withPack,
+        outputs: { Shown: { Value: { 'Fn::GetAtt': ['Created', 'SecretAccessKey'] } } },
+      },
+    );
+    expect(result.failed).toEqual([]);
+    const state = (await store.backend.getState('DeclaredSecrets', REGION))!.state;
+    expect(state.resources.Created.attributes).toEqual({ Id: 'AKIACREATED', SecretAccessKey: '***' });
+    expect(state.resources.Live.attributes).toEqual({ Id: 'AKIALIVE', SecretAccessKey: '***' });
+    expect(state.resources.FromCreated.properties.Value).toBe('***');
+    expect(state.resources.FromLive.properties.Value).toBe('***');
+    expect(state.outputs.Shown).toBe('***');
+  });
+
   it('re-applies unchanged resources with --force, calling the provider with the desired properties', async () => {
     const resources = { T: topic('forced', { Properties: { TopicName: 'forced', DisplayName: 'Forced' } }) };
     await deploy('Forced', resources);

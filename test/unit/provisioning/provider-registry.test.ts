@@ -128,6 +128,11 @@ describe('ProviderRegistry validation', () => {
       { ...registration('AWS::EC2::VPC', []), physicalIdNeverReused: 'yes' },
       /physicalIdNeverReused must be true or false/,
     ],
+    [
+      'secretAttributes that are not a list of names',
+      { ...registration('AWS::IAM::AccessKey', []), secretAttributes: 'SecretAccessKey' },
+      /secretAttributes must be an array of attribute names/,
+    ],
     ['a registration that is not an object', 42, /providers\[0\] is not a registration object/],
   ])('refuses %s', (_what, entry, message) => {
     const registry = ProviderRegistry.fromPacks([pack('@acme/p', 'user', [entry])], schemas);

@@ -46,9 +46,13 @@ export abstract class S3Base {
     return bucket;
   }
 
-  /** True when the bucket's policy lets the caller take `action` (as {@link bucketFor} decides). */
-  protected mayAct(ctx: CallContext, bucket: Bucket, action: string): boolean {
-    const decision = evaluatePolicy(bucket.policy, ctx.account, ctx.callerArn, action);
+  /**
+   * True when the bucket's policy lets the caller take `action` (as {@link bucketFor} decides),
+   * on object `key` when given (statements whose `Resource` does not match it do not apply).
+   */
+  protected mayAct(ctx: CallContext, bucket: Bucket, action: string, key?: string): boolean {
+    const resource = key === undefined ? undefined : `arn:aws:s3:::${bucket.name}/${key}`;
+    const decision = evaluatePolicy(bucket.policy, ctx.account, ctx.callerArn, action, resource);
     return !(decision === 'deny' || (bucket.account !== ctx.account && decision !== 'allow'));
   }
 

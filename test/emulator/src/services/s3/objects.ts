@@ -189,7 +189,7 @@ export class ObjectHandlers extends S3Base {
       }
       // Permissions are per object: a version needs s3:DeleteObjectVersion, and a refusal is
       // reported for that key while the call as a whole succeeds.
-      if (versionId !== undefined && !this.mayAct(ctx, bucket, 's3:DeleteObjectVersion')) {
+      if (versionId !== undefined && !this.mayAct(ctx, bucket, 's3:DeleteObjectVersion', key)) {
         items.push([
           'Error',
           { Key: key, VersionId: versionId, Code: 'AccessDenied', Message: 'Access Denied' },
