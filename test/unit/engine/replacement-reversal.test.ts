@@ -19,6 +19,7 @@ import { SchemaStore } from '../../../src/provisioning/schema-store';
 import { buildCreateContext } from '../../../src/provisioning/create-context';
 import type { ResourceState } from '../../../src/state/types';
 import { parseTemplate } from '../../../src/template/types';
+import { CreateTopicCommand, DeleteTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { renderRollbackWarnings } from '../../../src/ui/rollback-report';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 import { testStore, useEmulator } from '../state/helpers';
@@ -158,6 +159,233 @@ describe('reversing a replacement (rollback and cdkd rollback)', () => {
     expect(keyOf((await inventory('AWS::DynamoDB::Table'))[`${s}-t`])).toBe('pk');
     expect(keyOf((await state(s)).resources.T.properties)).toBe('pk');
     await expectInventoryIsState(s, 'AWS::DynamoDB::Table');
+    expect(await journal(s)).toBeUndefined();
+  });
+
+  /** Rewrites the stored journal (a journal an older cdkd or the reference tool wrote lacks replacedOriginal). */
+  const withoutReplacedOriginal = async (stackName: string) => {
+    const j = (await journal(stackName))!;
+    for (const seg of j.segments) for (const op of seg.operations) delete op.replacedOriginal;
+    await store.journals.write(j);
+  };
+  /** Rewrites the stored state.json. */
+  const editState = async (stackName: string, edit: (st: Awaited<ReturnType<typeof state>>) => void) => {
+    const stored = (await store.backend.getState(stackName, REGION))!;
+    edit(stored.state);
+    await store.backend.saveState(stackName, REGION, stored.state, stored.etag);
+  };
+  const sns = () => store.factory.get(SNSClient, { region: REGION });
+  const topicNames = async () =>
+    Object.keys(await inventory('AWS::SNS::Topic'))
+      .map((arn) => arn.split(':').pop())
+      .sort();
+
+  /**
+   * The state the reference tool's create-first replacement leaves: the original deleted
+   * as soon as its copy was made (no deposed record), a journal without replacedOriginal.
+   */
+  const referenceToolShape = async (stackName: string) => {
+    const original = ((await state(stackName)).deposed ?? []).filter((d) => d.reason === 'replaced');
+    expect(original).toHaveLength(1);
+    await sns().send(new DeleteTopicCommand({ TopicArn: original[0].physicalId }));
+    await editState(stackName, (st) => {
+      st.deposed = st.deposed!.filter((d) => d.key !== original[0].key);
+    });
+    await withoutReplacedOriginal(stackName);
+  };
+
+  it('create-first: the original is re-created from its journaled pre-deploy record, then the copy is deleted', async () => {
+    const s = 'CreateFirst';
+    expect((await deploy(s, { T: topic(`${s}-t1`) })).ok).toBe(true);
+    await failCreates('AWS::SSM::Parameter');
+    const failed = await deploy(s, { T: topic(`${s}-t2`), F: failing(`/${s}/f`, 'T') }, false);
+    expect(failed.journalKept).toBe(true);
+    await referenceToolShape(s);
+    expect(await topicNames()).toEqual([`${s}-t2`]);
+
+    await ctx.emulator.control.clearRequests();
+    const result = await rollback(s);
+    expect(outcome(result)).toEqual({ failed: [], warnings: [] });
+    expect(result.reverted).toContainEqual(
+      expect.stringMatching(
+        /^T: the original was re-created from its pre-deploy record as .*CreateFirst-t1, replacing .*CreateFirst-t2$/,
+      ),
+    );
+    // Create-first: the re-create did not collide, then the copy went.
+    const calls = await requestsOf('AWS::SNS::Topic');
+    expect(calls['cloudcontrol:CreateResource']).toBe(1);
+    expect(calls['cloudcontrol:DeleteResource']).toBe(1);
+    expect(await topicNames()).toEqual([`${s}-t1`]);
+    expect((await state(s)).resources.T.properties).toEqual({ TopicName: `${s}-t1` });
+    await expectInventoryIsState(s, 'AWS::SNS::Topic');
+    expect(await journal(s)).toBeUndefined();
+  });
+
+  it('name collision: the copy that provably holds the name is deleted first and the re-create retried while the name is released', async () => {
+    const s = 'Collide';
+    expect((await deploy(s, { T: table(`${s}-t`, 'pk') })).ok).toBe(true);
+    await failCreates('AWS::SSM::Parameter');
+    expect(
+      (await deploy(s, { T: table(`${s}-t`, 'id'), F: failing(`/${s}/f`, 'T') }, false)).journalKept,
+    ).toBe(true);
+    // A journal whose verdict is create-first, its original gone, while the copy holds the name. A cdkd
+    // deploy makes such a copy delete-first, so the journal is edited to reach the fallback.
+    const j = (await journal(s))!;
+    j.segments[0].operations[0].replacedOriginal = 'deposed';
+    await store.journals.write(j);
+    await ctx.emulator.control.clearRequests();
+    // The name is in use for two creates: the first, while the copy holds it, and the next, right after
+    // the copy's delete (as while a deleted name is released); the retry after one sleep succeeds.
+    await ctx.emulator.control.addFault({
+      service: 'cloudcontrol',
+      operation: 'CreateResource',
+      typeName: 'AWS::DynamoDB::Table',
+      error: 'AlreadyExistsException',
+      count: 2,
+    });
+    const result = await rollback(s);
+    expect(outcome(result)).toEqual({ failed: [], warnings: [] });
+    expect(host.messages.map((m) => m.message)).toContainEqual(
+      expect.stringMatching(/T: the replacement Collide-t holds Collide-t; deleting it first/),
+    );
+    expect(sleeps).toEqual([2_000]);
+    const calls = await requestsOf('AWS::DynamoDB::Table');
+    expect(calls['cloudcontrol:CreateResource']).toBe(3);
+    expect(calls['cloudcontrol:DeleteResource']).toBe(1);
+    expect(keyOf((await inventory('AWS::DynamoDB::Table'))[`${s}-t`])).toBe('pk');
+    expect(keyOf((await state(s)).resources.T.properties)).toBe('pk');
+    await expectInventoryIsState(s, 'AWS::DynamoDB::Table');
+    expect(await journal(s)).toBeUndefined();
+  });
+
+  it('a copy kept by UpdateReplacePolicy Retain that holds the name: ROLLBACK_NAME_CONFLICT, journal kept, nothing deleted', async () => {
+    const s = 'KeptCopy';
+    expect((await deploy(s, { T: table(`${s}-t`, 'pk') })).ok).toBe(true);
+    await failCreates('AWS::SSM::Parameter');
+    await deploy(s, { T: table(`${s}-t`, 'id'), F: failing(`/${s}/f`, 'T') }, false);
+    // A second failed deploy only adds UpdateReplacePolicy Retain to the copy's record (no AWS call).
+    const again = await deploy(
+      s,
+      { T: { ...table(`${s}-t`, 'id'), UpdateReplacePolicy: 'Retain' }, F: failing(`/${s}/f`, 'T') },
+      false,
+    );
+    expect(again.journalKept).toBe(true);
+    expect((await state(s)).resources.T.updateReplacePolicy).toBe('Retain');
+
+    await ctx.emulator.control.clearRequests();
+    const result = await rollback(s);
+    expect(result.clean).toBe(false);
+    expect(result.failed).toEqual([
+      {
+        logicalId: 'T',
+        error: expect.objectContaining({
+          code: 'ROLLBACK_NAME_CONFLICT',
+          message: expect.stringMatching(/UpdateReplacePolicy Retain keeps, still holds the name KeptCopy-t/),
+        }),
+      },
+    ]);
+    expect((await requestsOf('AWS::DynamoDB::Table'))['cloudcontrol:DeleteResource']).toBeUndefined();
+    expect(keyOf((await inventory('AWS::DynamoDB::Table'))[`${s}-t`])).toBe('id');
+    expect(keyOf((await state(s)).resources.T.properties)).toBe('id');
+    expect((await journal(s))!.segments[0].operations).toEqual([
+      expect.objectContaining({ logicalId: 'T', changeType: 'UPDATE' }),
+    ]);
+  });
+
+  it('an original naming a resource the deploy replaced: create-first with a warning, the copy never deleted to free the name', async () => {
+    const s = 'CrossRef';
+    const v1 = {
+      P: topic(`${s}-p1`),
+      T: table(`${s}-t`, 'pk', { Tags: [{ Key: 'topic', Value: { Ref: 'P' } }] }),
+    };
+    expect((await deploy(s, v1)).ok).toBe(true);
+    const oldTopic = (await state(s)).resources.P.physicalId;
+    await failCreates('AWS::SSM::Parameter');
+    const failed = await deploy(s, {
+      P: topic(`${s}-p2`),
+      T: table(`${s}-t`, 'id', { Tags: [{ Key: 'topic', Value: { Ref: 'P' } }] }),
+      F: failing(`/${s}/f`, 'T'),
+    });
+    const rolled = failed.rollback!;
+    expect(rolled.clean).toBe(false);
+    expect(rolled.warnings).toContainEqual(
+      `T: its pre-deploy properties name P (${oldTopic}), which the failed deploy replaced or deleted; the original is re-created before its replacement CrossRef-t is deleted, and the replacement is never deleted to free a name.`,
+    );
+    expect(rolled.failed).toEqual([
+      {
+        logicalId: 'T',
+        error: expect.objectContaining({
+          code: 'ROLLBACK_NAME_CONFLICT',
+          message: expect.stringMatching(
+            /the name CrossRef-t is taken [\s\S]*its pre-deploy properties name P/,
+          ),
+        }),
+      },
+    ]);
+    // The copy stays under T (its name was not freed); P's original is back.
+    expect(keyOf((await inventory('AWS::DynamoDB::Table'))[`${s}-t`])).toBe('id');
+    const after = await state(s);
+    expect(keyOf(after.resources.T.properties)).toBe('id');
+    expect(after.resources.P.physicalId).toBe(oldTopic);
+    expect(await topicNames()).toEqual([`${s}-p1`]);
+    expect(await journal(s)).toBeDefined();
+  });
+
+  it('a name held by something cdkd cannot attribute is refused, naming the name, journal kept', async () => {
+    const s = 'Foreign';
+    expect((await deploy(s, { T: topic(`${s}-t1`) })).ok).toBe(true);
+    await failCreates('AWS::SSM::Parameter');
+    await deploy(s, { T: topic(`${s}-t2`), F: failing(`/${s}/f`, 'T') }, false);
+    await referenceToolShape(s);
+    // Something outside the stack takes the original's name.
+    await sns().send(new CreateTopicCommand({ Name: `${s}-t1` }));
+
+    await ctx.emulator.control.clearRequests();
+    const result = await rollback(s);
+    expect(result.failed).toEqual([
+      {
+        logicalId: 'T',
+        error: expect.objectContaining({
+          code: 'ROLLBACK_NAME_CONFLICT',
+          message: expect.stringMatching(
+            /the name Foreign-t1 is taken [\s\S]*cdkd cannot show that its replacement holds it[\s\S]*Nothing was deleted/,
+          ),
+        }),
+      },
+    ]);
+    expect((await requestsOf('AWS::SNS::Topic'))['cloudcontrol:DeleteResource']).toBeUndefined();
+    expect(await topicNames()).toEqual([`${s}-t1`, `${s}-t2`]);
+    expect((await state(s)).resources.T.physicalId).toMatch(/:Foreign-t2$/);
+    expect((await journal(s))!.segments).toHaveLength(1);
+  });
+
+  it('an original kept by UpdateReplacePolicy Retain is re-adopted, not re-created; the retained copy survives too', async () => {
+    const s = 'Readopt';
+    expect((await deploy(s, { Q: queue(`${s}-q1`) })).ok).toBe(true);
+    const original = (await state(s)).resources.Q.physicalId;
+    await failCreates('AWS::SSM::Parameter');
+    await ctx.emulator.control.clearRequests();
+    const failed = await deploy(s, {
+      Q: { ...queue(`${s}-q2`), UpdateReplacePolicy: 'Retain' },
+      F: failing(`/${s}/f`, 'Q'),
+    });
+    expect(outcome(failed.rollback!)).toEqual({
+      failed: [],
+      warnings: [expect.stringMatching(/^Q: the replacement .*Readopt-q2 is kept \(.*UpdateReplacePolicy/)],
+    });
+    expect(failed.rollback!.reverted).toContainEqual(
+      expect.stringMatching(/^Q: the original .*Readopt-q1 is back in place of .*Readopt-q2$/),
+    );
+    // Only the copy was ever created; nothing was deleted.
+    const calls = await requestsOf('AWS::SQS::Queue');
+    expect(calls['cloudcontrol:CreateResource']).toBe(1);
+    expect(calls['cloudcontrol:DeleteResource']).toBeUndefined();
+    expect((await state(s)).resources.Q.physicalId).toBe(original);
+    expect(
+      Object.keys(await inventory('AWS::SQS::Queue'))
+        .map((u) => u.split('/').pop())
+        .sort(),
+    ).toEqual([`${s}-q1`, `${s}-q2`]);
     expect(await journal(s)).toBeUndefined();
   });
 });
