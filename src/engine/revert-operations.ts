@@ -361,7 +361,10 @@ async function reverseReplacement(
 ): Promise<void> {
   const { session } = ctx;
   const builder = session.builder;
-  if (current?.physicalId === prev.physicalId && (prev.physicalId !== op.physicalId || isOriginal(current, prev)))
+  if (
+    current?.physicalId === prev.physicalId &&
+    (prev.physicalId !== op.physicalId || isOriginal(current, prev))
+  )
     return; // already reverted
   if (current && current.physicalId !== op.physicalId) {
     result.warnings.push(

@@ -102,7 +102,7 @@ describe('reversing a replacement (rollback and cdkd rollback)', () => {
         ...(afterCreate ? { afterCreate: true } : {}),
       },
     });
-  const stopFailing = (type: string) => ctx.emulator.control.setTypeSettings(type, { failWith: null });
+  const stopFailing = (type: string) => ctx.emulator.control.clearTypeSettings(type);
   const state = async (stackName: string) => (await store.backend.getState(stackName, REGION))!.state;
   const journal = (stackName: string) => store.journals.read(stackName, REGION);
   /** The emulator's resources of a type, by identifier, with their properties. */
@@ -387,5 +387,171 @@ describe('reversing a replacement (rollback and cdkd rollback)', () => {
         .sort(),
     ).toEqual([`${s}-q1`, `${s}-q2`]);
     expect(await journal(s)).toBeUndefined();
+  });
+
+  describe('a failed CREATE that made its resource: who else may own it (laterOwner)', () => {
+    const ssmParams = async () => Object.keys(await inventory('AWS::SSM::Parameter')).sort();
+    /** F's create makes its parameter, then fails (with --no-rollback: journaled, nothing deleted). */
+    const madeThenFailed = async (s: string) => {
+      expect((await deploy(s, { A: topic(`${s}-a`) })).ok).toBe(true);
+      await failCreates('AWS::SSM::Parameter', true);
+      const failed = await deploy(s, { A: topic(`${s}-a`), F: failing(`/${s}/f`, 'A') }, false);
+      expect(failed.journalKept).toBe(true);
+      await stopFailing('AWS::SSM::Parameter');
+      expect(await ssmParams()).toEqual([`/${s}/f`]);
+    };
+
+    it('a state record of its type holding the same id tracks it: dropped silently, not deleted', async () => {
+      const s = 'Tracked';
+      await madeThenFailed(s);
+      // As a later import under another logical id leaves it.
+      await editState(s, (st) => {
+        st.resources.G = {
+          resourceType: 'AWS::SSM::Parameter',
+          physicalId: `/${s}/f`,
+          properties: { Name: `/${s}/f`, Type: 'String', Value: 'v' },
+          dependencies: [],
+          provisionedBy: 'cc-api',
+        } as ResourceState;
+      });
+      const result = await rollback(s);
+      expect(outcome(result)).toEqual({ failed: [], warnings: [] });
+      expect(renderRollbackWarnings([result])).toBeUndefined();
+      expect(await ssmParams()).toEqual([`/${s}/f`]);
+      const after = await state(s);
+      expect(after.resources.G.physicalId).toBe(`/${s}/f`);
+      expect(after.deposed ?? []).toEqual([]);
+      expect(await journal(s)).toBeUndefined();
+    });
+
+    it('a newer segment that completed a CREATE of its type: not deleted, a warning naming the id, exit 2', async () => {
+      const s = 'Newer';
+      await madeThenFailed(s);
+      // A second failed deploy creates another parameter, then fails on a topic.
+      await failCreates('AWS::SNS::Topic');
+      await deploy(
+        s,
+        {
+          A: topic(`${s}-a`),
+          G: { ...failing(`/${s}/g`, 'A'), DependsOn: undefined },
+          H: { ...topic(`${s}-h`), DependsOn: 'G' },
+        },
+        false,
+      );
+      await stopFailing('AWS::SNS::Topic');
+      expect(await ssmParams()).toEqual([`/${s}/f`, `/${s}/g`]);
+      const result = await rollback(s);
+      expect(outcome(result)).toEqual({
+        failed: [],
+        warnings: [
+          `F: /${s}/f, made by the create that failed, is not deleted: a newer failed deploy completed a CREATE of AWS::SSM::Parameter, which may hold it; it may still exist untracked and needs manual attention.`,
+        ],
+      });
+      const warned = renderRollbackWarnings([result])!;
+      expect(warned.exitCode).toBe(2);
+      expect(warned.message).toContain(`/${s}/f`);
+      // G (the newer segment's create) is reverted; F's parameter is left.
+      expect(await ssmParams()).toEqual([`/${s}/f`]);
+      expect(await journal(s)).toBeUndefined();
+    });
+
+    it('a different record under its logical id: not deleted, a warning naming the id, exit 2', async () => {
+      const s = 'Different';
+      await madeThenFailed(s);
+      // As an import of another parameter under F by an older cdkd leaves it.
+      await editState(s, (st) => {
+        st.resources.F = {
+          resourceType: 'AWS::SSM::Parameter',
+          physicalId: `/${s}/other`,
+          properties: { Name: `/${s}/other`, Type: 'String', Value: 'v' },
+          dependencies: ['A'],
+          provisionedBy: 'cc-api',
+        } as ResourceState;
+      });
+      const result = await rollback(s);
+      expect(outcome(result)).toEqual({
+        failed: [],
+        warnings: [
+          `F: /${s}/f, made by the create that failed, is not deleted: state tracks /${s}/other under F, a different resource; it may still exist untracked and needs manual attention.`,
+        ],
+      });
+      expect(renderRollbackWarnings([result])!.exitCode).toBe(2);
+      expect(await ssmParams()).toEqual([`/${s}/f`]);
+      expect((await state(s)).resources.F.physicalId).toBe(`/${s}/other`);
+    });
+  });
+
+  it('a deploy killed between the delete-first delete and the create: cdkd rollback restores the original, a re-deploy converges', async () => {
+    const s = 'Killed';
+    const type = 'AWS::DynamoDB::Table';
+    // DeletionPolicy Retain on both: only UpdateReplacePolicy decides whether a replaced copy goes.
+    const v1 = { T: { ...table(`${s}-t`, 'pk'), DeletionPolicy: 'Retain' } };
+    expect((await deploy(s, v1)).ok).toBe(true);
+    const copyProperties = table(`${s}-t`, 'id').Properties;
+
+    // The deploy, by hand up to the kill: the original deleted to free its name (journaled at a fold),
+    // the copy's create announced and sent, and the process gone before its outcome is recorded.
+    const logger = createLogger(host);
+    const session = await StackSession.open({
+      store,
+      stackName: s,
+      region: REGION,
+      operation: 'deploy',
+      logger,
+    });
+    const deployJournal = new DeployJournal(store.journals, session, logger, !session.initial);
+    await deployJournal.start();
+    const ops = new ResourceOperations({
+      session,
+      provisioner,
+      ioHost: host,
+      logger,
+      expectedRegion: REGION,
+      withSecrets: async (p) => p,
+    });
+    await ops.delete({
+      logicalId: 'T',
+      record: session.builder.get('T')!,
+      reason: 'frees the name for its replacement',
+    });
+    await session.foldNow();
+    const recordBase = { resourceType: type, dependencies: [], deletionPolicy: 'Retain' as const };
+    const intent = await session.announce({
+      operation: 'create',
+      logicalId: 'T',
+      resourceType: type,
+      provisionedBy: 'cc-api',
+      properties: copyProperties,
+      recordBase,
+    });
+    await provisioner
+      .route(type, copyProperties, REGION)
+      .provider.create(
+        'T',
+        type,
+        copyProperties,
+        buildCreateContext({ stackName: s, region: REGION, logicalId: 'T', idempotencyToken: intent.token }),
+      );
+    await session.flushLog();
+    await store.locks.forceUnlock(s, REGION);
+    expect(keyOf((await inventory(type))[`${s}-t`])).toBe('id');
+
+    const result = await rollback(s);
+    expect(outcome(result)).toEqual({ failed: [], warnings: [] });
+    expect(result.clean).toBe(true);
+    expect(result.reverted).toEqual([expect.stringMatching(/^T: the original was re-created/)]);
+    expect(keyOf((await inventory(type))[`${s}-t`])).toBe('pk');
+    const after = await state(s);
+    expect(keyOf(after.resources.T.properties)).toBe('pk');
+    expect(after.deposed ?? []).toEqual([]);
+    await expectInventoryIsState(s, type);
+    expect(await journal(s)).toBeUndefined();
+
+    // A plain re-deploy of the pre-deploy template has nothing to do; the new one converges.
+    expect((await deploy(s, v1)).noChanges).toBe(true);
+    const forward = await deploy(s, { T: { ...table(`${s}-t`, 'id'), DeletionPolicy: 'Retain' } });
+    expect(forward.ok).toBe(true);
+    expect(keyOf((await inventory(type))[`${s}-t`])).toBe('id');
+    await expectInventoryIsState(s, type);
   });
 });
