@@ -4,7 +4,7 @@
  * and a failed replacement.
  */
 import { JournalRecorder } from '../../../src/engine/journal-recorder';
-import { isNameInUse, replacementHoldsName } from '../../../src/engine/replacement-names';
+import { isNameInUse, namedOtherwise, replacementHoldsName } from '../../../src/engine/replacement-names';
 import type { IntentRecord, ResourceState } from '../../../src/state/types';
 import { ResourceExistsError } from '../../../src/util/errors';
 
@@ -53,6 +53,20 @@ describe('replacementHoldsName', () => {
       true,
     );
     expect(isNameInUse(new Error('other'))).toBe(false);
+  });
+});
+
+describe('namedOtherwise', () => {
+  it('is true only when both name the same property differently (case as the service matches it)', () => {
+    const t = 'AWS::SNS::Topic';
+    expect(namedOtherwise(t, { TopicName: 'b' }, rec(t, 'arn:a', { TopicName: 'a' }))).toBe(true);
+    expect(namedOtherwise(t, { TopicName: 'a' }, rec(t, 'arn:a', { TopicName: 'a' }))).toBe(false);
+    expect(namedOtherwise(t, { TopicName: 'A' }, rec(t, 'arn:a', { TopicName: 'a' }))).toBe(true);
+    const role = 'AWS::IAM::Role';
+    expect(namedOtherwise(role, { RoleName: 'R' }, rec(role, 'r', { RoleName: 'r' }))).toBe(false);
+    // A generated name, or a masked one, cannot be told apart.
+    expect(namedOtherwise(t, { TopicName: 'b' }, rec(t, 'arn:x', {}))).toBe(false);
+    expect(namedOtherwise(t, {}, rec(t, 'arn:a', { TopicName: 'a' }))).toBe(false);
   });
 });
 

@@ -554,4 +554,19 @@ describe('reversing a replacement (rollback and cdkd rollback)', () => {
     expect(keyOf((await inventory(type))[`${s}-t`])).toBe('id');
     await expectInventoryIsState(s, type);
   });
+
+  it('a replacement whose new name something else holds does not delete the original to free it', async () => {
+    const s = 'Taken';
+    expect((await deploy(s, { T: topic(`${s}-t1`) })).ok).toBe(true);
+    const original = (await state(s)).resources.T.physicalId;
+    await sns().send(new CreateTopicCommand({ Name: `${s}-t2` }));
+    const failed = await deploy(s, { T: topic(`${s}-t2`) }, false);
+    expect(failed.ok).toBe(false);
+    expect(failed.failed).toEqual([
+      { logicalId: 'T', error: expect.objectContaining({ code: 'RESOURCE_ALREADY_EXISTS' }) },
+    ]);
+    // The original does not hold Taken-t2: it stays, and state still names it.
+    expect(await topicNames()).toEqual([`${s}-t1`, `${s}-t2`]);
+    expect((await state(s)).resources.T.physicalId).toBe(original);
+  });
 });
