@@ -164,6 +164,17 @@ export class JournalRecorder {
     const deleted = i >= 0 ? this.operations[i] : undefined;
     if (deleted?.changeType !== 'DELETE' || !deleted.previousState) return op;
     this.operations.splice(i, 1);
+    // The create-first attempt whose collision led here is not a failure: the replacement completed.
+    const original = deleted.previousState.physicalId;
+    for (let f = this.failedOperations.length - 1; f >= 0; f--) {
+      const failed = this.failedOperations[f];
+      if (
+        failed.logicalId === op.logicalId &&
+        failed.replacement &&
+        failed.previousState?.physicalId === original
+      )
+        this.failedOperations.splice(f, 1);
+    }
     return { ...op, changeType: 'UPDATE', previousState: deleted.previousState, replacedOriginal: 'deleted' };
   }
 }

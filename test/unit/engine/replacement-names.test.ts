@@ -87,6 +87,14 @@ describe('JournalRecorder: replacement orders', () => {
 
   it('a DELETE then a CREATE of one logical id (the delete-first fallback) is one delete-first replacement', () => {
     const r = new JournalRecorder();
+    // The create-first attempt collided on the name (nothing made): a failed replacement, for now.
+    r.observe({
+      intent: intent({ replaces: 'orders' }),
+      effects: [],
+      failed: { code: 'RESOURCE_ALREADY_EXISTS', message: 'exists' },
+      before: () => original,
+    });
+    expect(r.failedOperations).toEqual([expect.objectContaining({ replacement: true })]);
     r.observe({
       intent: intent({ operation: 'delete', physicalId: 'orders' }),
       effects: [{ op: 'remove', logicalId: 'T' }],
@@ -102,6 +110,8 @@ describe('JournalRecorder: replacement orders', () => {
     expect(r.operations).toEqual([
       expect.objectContaining({ changeType: 'UPDATE', previousState: original, replacedOriginal: 'deleted' }),
     ]);
+    // The replacement completed: its collided first attempt is no failure to settle.
+    expect(r.failedOperations).toEqual([]);
   });
 
   it("a replacement's failed create is a failed UPDATE (replacement) beside the CREATE of what it made", () => {

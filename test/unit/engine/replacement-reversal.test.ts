@@ -144,6 +144,8 @@ describe('reversing a replacement (rollback and cdkd rollback)', () => {
     expect(seg.operations).toEqual([
       expect.objectContaining({ logicalId: 'T', changeType: 'UPDATE', replacedOriginal: 'deleted' }),
     ]);
+    // Only F failed: the collided create-first attempt is not journaled as a failed replacement.
+    expect(seg.failedOperations?.map((f) => `${f.changeType} ${f.logicalId}`)).toEqual(['CREATE F']);
     expect(keyOf((await inventory('AWS::DynamoDB::Table'))[`${s}-t`])).toBe('id');
 
     await ctx.emulator.control.clearRequests();
