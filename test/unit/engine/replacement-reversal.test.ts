@@ -392,6 +392,14 @@ describe('reversing a replacement (rollback and cdkd rollback)', () => {
   });
 
   describe('a failed CREATE that made its resource: who else may own it (laterOwner)', () => {
+    /** A parameter's record as an import (not this stack's deploy) writes it. */
+    const importedParameter = (name: string, dependencies: string[]): ResourceState => ({
+      resourceType: 'AWS::SSM::Parameter',
+      physicalId: name,
+      properties: { Name: name, Type: 'String', Value: 'v' },
+      dependencies,
+      provisionedBy: 'cc-api',
+    });
     const ssmParams = async () => Object.keys(await inventory('AWS::SSM::Parameter')).sort();
     /** F's create makes its parameter, then fails (with --no-rollback: journaled, nothing deleted). */
     const madeThenFailed = async (s: string) => {
@@ -408,13 +416,7 @@ describe('reversing a replacement (rollback and cdkd rollback)', () => {
       await madeThenFailed(s);
       // As a later import under another logical id leaves it.
       await editState(s, (st) => {
-        st.resources.G = {
-          resourceType: 'AWS::SSM::Parameter',
-          physicalId: `/${s}/f`,
-          properties: { Name: `/${s}/f`, Type: 'String', Value: 'v' },
-          dependencies: [],
-          provisionedBy: 'cc-api',
-        } as ResourceState;
+        st.resources.G = importedParameter(`/${s}/f`, []);
       });
       const result = await rollback(s);
       expect(outcome(result)).toEqual({ failed: [], warnings: [] });
@@ -462,13 +464,7 @@ describe('reversing a replacement (rollback and cdkd rollback)', () => {
       await madeThenFailed(s);
       // As an import of another parameter under F by an older cdkd leaves it.
       await editState(s, (st) => {
-        st.resources.F = {
-          resourceType: 'AWS::SSM::Parameter',
-          physicalId: `/${s}/other`,
-          properties: { Name: `/${s}/other`, Type: 'String', Value: 'v' },
-          dependencies: ['A'],
-          provisionedBy: 'cc-api',
-        } as ResourceState;
+        st.resources.F = importedParameter(`/${s}/other`, ['A']);
       });
       const result = await rollback(s);
       expect(outcome(result)).toEqual({
