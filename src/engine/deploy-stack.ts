@@ -20,6 +20,7 @@ import { classifyResourceChange, reappliedFrom } from '../plan/classify';
 import { planStack, schemaOf } from '../plan/plan-stack';
 import { withSecretChanges } from '../plan/secret-digest';
 import { decideRemoval } from '../plan/removal-policy';
+import { namedOtherwise } from './replacement-names';
 import { assertLeavesResources } from './preflight';
 import type { StackPlan } from '../plan/types';
 import type { SchemaStore } from '../provisioning/schema-store';
@@ -619,7 +620,7 @@ class DeployRun {
       await create(replacing);
     } catch (err) {
       if ((err as CdkdError).code !== 'RESOURCE_ALREADY_EXISTS') throw err;
-      await this.freeName(logicalId, type, replacing, retain, session, ops, err);
+      await this.freeName(logicalId, type, properties, replacing, retain, session, ops, err);
       await create(undefined);
     }
     this.pending.delete(logicalId);
@@ -642,20 +643,24 @@ class DeployRun {
 
   /**
    * A create's fixed name is taken. When this stack's own earlier copy holds it —
-   * the original being replaced, or a deposed record of the same logical id (what
+   * the original being replaced (unless it is named otherwise, so cannot hold
+   * it), or a deposed record of the same logical id (what
    * an earlier failed create made) — that copy is deleted first; anything else is
    * not this stack's to delete and the error stands.
    */
   private async freeName(
     logicalId: string,
     type: string,
+    properties: Record<string, unknown>,
     replacing: ResourceState | undefined,
     retain: boolean,
     session: StackSession,
     ops: ResourceOperations,
     err: unknown,
   ): Promise<void> {
-    if (replacing && retain) {
+    // An original named otherwise does not hold the name: deleting it would lose it for nothing.
+    const originalHolds = replacing !== undefined && !namedOtherwise(type, properties, replacing);
+    if (originalHolds && retain) {
       throw new CdkdError(
         `${logicalId} (${type}) must be replaced, but its new copy collides with the name of the original, which UpdateReplacePolicy Retain keeps.`,
         {
@@ -666,7 +671,7 @@ class DeployRun {
       );
     }
     const deposed = session.builder.deposed().filter((d) => d.logicalId === logicalId);
-    if (!replacing && deposed.length === 0) throw err;
+    if (!originalHolds && deposed.length === 0) throw err;
     this.logger.info(
       `${logicalId}: the name is held by this stack's earlier copy; deleting that copy first.`,
     );
@@ -679,8 +684,8 @@ class DeployRun {
       }
       if (!settled) await ops.delete({ logicalId, record: d, deposedKey: d.key, reason: 'frees the name' });
     }
-    if (replacing)
-      await ops.delete({ logicalId, record: replacing, reason: 'frees the name for its replacement' });
+    if (originalHolds)
+      await ops.delete({ logicalId, record: replacing!, reason: 'frees the name for its replacement' });
   }
 
   // -------------------------------------------------------------- roll back

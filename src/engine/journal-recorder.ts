@@ -5,7 +5,12 @@
  * the write-ahead log of a deploy that was killed before it could journal its
  * work, so both paths describe an operation alike.
  */
-import type { CompletedOperation, FailedOperation, JournalChangeType } from '../state/rollback-journal';
+import type {
+  CompletedOperation,
+  FailedOperation,
+  JournalChangeType,
+  RollbackJournalSegment,
+} from '../state/rollback-journal';
 import type { IntentRecord, ResourceState, StateMutation } from '../state/types';
 import type { StackStateBuilder } from '../state/state-builder';
 import { applySegment } from '../state/wal-replay';
@@ -124,8 +129,20 @@ export function journalEntryOf(o: ObservedOutcome): {
 
 /** Collects a deploy's operations from the outcomes it records. */
 export class JournalRecorder {
-  readonly operations: CompletedOperation[] = [];
-  readonly failedOperations: FailedOperation[] = [];
+  readonly operations: CompletedOperation[];
+  readonly failedOperations: FailedOperation[];
+
+  /**
+   * `journaled`: the operations a segment already holds, when its deploy's log is
+   * read on (a killed deploy), so an outcome after them is read with them: the
+   * delete-first fallback's CREATE still joins the DELETE journaled before the kill.
+   */
+  constructor(
+    journaled: Pick<RollbackJournalSegment, 'operations' | 'failedOperations'> = { operations: [] },
+  ) {
+    this.operations = [...journaled.operations];
+    this.failedOperations = [...(journaled.failedOperations ?? [])];
+  }
 
   observe(o: ObservedOutcome): void {
     const entry = journalEntryOf(o);
@@ -147,6 +164,17 @@ export class JournalRecorder {
     const deleted = i >= 0 ? this.operations[i] : undefined;
     if (deleted?.changeType !== 'DELETE' || !deleted.previousState) return op;
     this.operations.splice(i, 1);
+    // The create-first attempt whose collision led here is not a failure: the replacement completed.
+    const original = deleted.previousState.physicalId;
+    for (let f = this.failedOperations.length - 1; f >= 0; f--) {
+      const failed = this.failedOperations[f];
+      if (
+        failed.logicalId === op.logicalId &&
+        failed.replacement &&
+        failed.previousState?.physicalId === original
+      )
+        this.failedOperations.splice(f, 1);
+    }
     return { ...op, changeType: 'UPDATE', previousState: deleted.previousState, replacedOriginal: 'deleted' };
   }
 }

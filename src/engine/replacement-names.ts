@@ -114,6 +114,25 @@ export function replacementHoldsName(original: ResourceState, copy: ResourceStat
   return { holds: false, name, why: `the replacement ${copy.physicalId} does not hold ${name}` };
 }
 
+/**
+ * True when `record` is provably named otherwise than `properties` ask: both
+ * set the type's name property, to different names, so it cannot be what holds
+ * the asked name. Unknown (no name property, a generated or redacted name) is false.
+ */
+export function namedOtherwise(
+  resourceType: string,
+  properties: Record<string, unknown>,
+  record: ResourceState,
+): boolean {
+  const property = namePropertyOf(resourceType, properties);
+  if (!property) return false;
+  const asked = properties[property];
+  const held = record.properties?.[property];
+  if (typeof asked !== 'string' || typeof held !== 'string') return false;
+  if (asked.includes(SECRET_MASK) || held.includes(SECRET_MASK)) return false;
+  return CASE_INSENSITIVE.test(resourceType) ? asked.toLowerCase() !== held.toLowerCase() : asked !== held;
+}
+
 /** The physical id is the name, or an ARN / URL ending in it. */
 function idNamesIt(physicalId: string, same: (a: unknown) => boolean): boolean {
   if (typeof physicalId !== 'string') return false;

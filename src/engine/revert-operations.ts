@@ -320,7 +320,7 @@ async function revertCompleted(
     return;
   }
   if (!prev) return;
-  if (prev.physicalId === op.physicalId) {
+  if (!isReplacement(op, prev)) {
     if (current && !addressedByName(current) && !isAddressable(current.physicalId)) {
       result.warnings.push(
         `${op.logicalId}: the update is not reverted: its state record has no usable physicalId; ${UNADDRESSABLE_REMEDY}.`,
@@ -347,6 +347,20 @@ async function revertCompleted(
   await reverseReplacement(ctx, op, prev, current, result, changed);
 }
 
+/**
+ * A replacement: the deploy recorded what it did with the original, or (a
+ * journal an older cdkd or the reference tool wrote) the physical id changed.
+ * A type named by its physical id keeps it across a delete-first replacement.
+ */
+function isReplacement(op: CompletedOperation, prev: ResourceState): boolean {
+  return op.replacedOriginal !== undefined || prev.physicalId !== op.physicalId;
+}
+
+/** Under an unchanged physical id, only the properties tell the re-created original from the copy. */
+function isOriginal(record: ResourceState, prev: ResourceState): boolean {
+  return JSON.stringify(record.properties ?? {}) === JSON.stringify(prev.properties ?? {});
+}
+
 /** Puts the original of a replacement back under its logical id and removes the new copy. */
 async function reverseReplacement(
   ctx: RevertContext,
@@ -358,7 +372,11 @@ async function reverseReplacement(
 ): Promise<void> {
   const { session } = ctx;
   const builder = session.builder;
-  if (current?.physicalId === prev.physicalId) return; // already reverted
+  if (
+    current?.physicalId === prev.physicalId &&
+    (prev.physicalId !== op.physicalId || isOriginal(current, prev))
+  )
+    return; // already reverted
   if (current && current.physicalId !== op.physicalId) {
     result.warnings.push(
       `${op.logicalId}: state tracks ${current.physicalId}, neither the original ${prev.physicalId} nor the replacement ${op.physicalId}; not reverted, needs manual attention.`,
@@ -658,7 +676,7 @@ export function changedIdsOf(segment: RollbackJournalSegment): ChangedIds {
   };
   for (const op of segment.operations) {
     if (op.changeType === 'DELETE') add(op.logicalId, op.previousState);
-    else if (op.changeType === 'UPDATE' && op.previousState && op.previousState.physicalId !== op.physicalId)
+    else if (op.changeType === 'UPDATE' && op.previousState && isReplacement(op, op.previousState))
       add(op.logicalId, op.previousState);
   }
   for (const f of segment.failedOperations ?? [])

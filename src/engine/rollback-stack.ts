@@ -368,7 +368,7 @@ async function completeFromLog(
   const { stackName, region } = session;
   const older = journal.segments.slice(0, -1);
   const segment = journal.segments[journal.segments.length - 1];
-  const recorder = new JournalRecorder();
+  const recorder = new JournalRecorder(segment);
   const refs = await store.wal.list(stackName, region);
   const read = await mapWithConcurrency(refs, 8, (r) => store.wal.read(r));
   const logSegments = read.filter(
@@ -378,11 +378,11 @@ async function completeFromLog(
   recordFromSegments(replay, logSegments, segment.walSeq ?? 0, recorder);
   const { walSeq: _mark, ...rest } = segment;
   const completed = (): RollbackJournalSegment => {
-    const failedOperations = [...(segment.failedOperations ?? []), ...recorder.failedOperations];
+    const { failedOperations, operations } = recorder;
     return {
       ...rest,
-      operations: [...segment.operations, ...recorder.operations],
-      ...(failedOperations.length ? { failedOperations } : {}),
+      operations: [...operations],
+      ...(failedOperations.length ? { failedOperations: [...failedOperations] } : {}),
     };
   };
   // The log segments are deleted once folded: the journal holds their operations first.

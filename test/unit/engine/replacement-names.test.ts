@@ -4,7 +4,7 @@
  * and a failed replacement.
  */
 import { JournalRecorder } from '../../../src/engine/journal-recorder';
-import { isNameInUse, replacementHoldsName } from '../../../src/engine/replacement-names';
+import { isNameInUse, namedOtherwise, replacementHoldsName } from '../../../src/engine/replacement-names';
 import type { IntentRecord, ResourceState } from '../../../src/state/types';
 import { ResourceExistsError } from '../../../src/util/errors';
 
@@ -56,6 +56,20 @@ describe('replacementHoldsName', () => {
   });
 });
 
+describe('namedOtherwise', () => {
+  it('is true only when both name the same property differently (case as the service matches it)', () => {
+    const t = 'AWS::SNS::Topic';
+    expect(namedOtherwise(t, { TopicName: 'b' }, rec(t, 'arn:a', { TopicName: 'a' }))).toBe(true);
+    expect(namedOtherwise(t, { TopicName: 'a' }, rec(t, 'arn:a', { TopicName: 'a' }))).toBe(false);
+    expect(namedOtherwise(t, { TopicName: 'A' }, rec(t, 'arn:a', { TopicName: 'a' }))).toBe(true);
+    const role = 'AWS::IAM::Role';
+    expect(namedOtherwise(role, { RoleName: 'R' }, rec(role, 'r', { RoleName: 'r' }))).toBe(false);
+    // A generated name, or a masked one, cannot be told apart.
+    expect(namedOtherwise(t, { TopicName: 'b' }, rec(t, 'arn:x', {}))).toBe(false);
+    expect(namedOtherwise(t, {}, rec(t, 'arn:a', { TopicName: 'a' }))).toBe(false);
+  });
+});
+
 describe('JournalRecorder: replacement orders', () => {
   const intent = (over: Partial<IntentRecord>): IntentRecord =>
     ({
@@ -73,6 +87,14 @@ describe('JournalRecorder: replacement orders', () => {
 
   it('a DELETE then a CREATE of one logical id (the delete-first fallback) is one delete-first replacement', () => {
     const r = new JournalRecorder();
+    // The create-first attempt collided on the name (nothing made): a failed replacement, for now.
+    r.observe({
+      intent: intent({ replaces: 'orders' }),
+      effects: [],
+      failed: { code: 'RESOURCE_ALREADY_EXISTS', message: 'exists' },
+      before: () => original,
+    });
+    expect(r.failedOperations).toEqual([expect.objectContaining({ replacement: true })]);
     r.observe({
       intent: intent({ operation: 'delete', physicalId: 'orders' }),
       effects: [{ op: 'remove', logicalId: 'T' }],
@@ -88,6 +110,8 @@ describe('JournalRecorder: replacement orders', () => {
     expect(r.operations).toEqual([
       expect.objectContaining({ changeType: 'UPDATE', previousState: original, replacedOriginal: 'deleted' }),
     ]);
+    // The replacement completed: its collided first attempt is no failure to settle.
+    expect(r.failedOperations).toEqual([]);
   });
 
   it("a replacement's failed create is a failed UPDATE (replacement) beside the CREATE of what it made", () => {
