@@ -7,7 +7,8 @@
  *   process had in flight and Cloud Control answers with that request), then
  *   poll GetResourceRequestStatus until it settles, then GetResource for the
  *   attributes. A create that ends FAILED after the handler made the resource
- *   (the event carries an Identifier) is reported with that id, never retried.
+ *   (the event carries an Identifier that GetResource finds) is reported with
+ *   that id, never retried.
  * - update: UpdateResource with a minimal RFC 6902 patch from the recorded to
  *   the desired properties, and a ClientToken of its own intent.
  * - delete: DeleteResource with a ClientToken; NotFound counts as deleted only
@@ -461,7 +462,8 @@ export class CloudControlProvider implements ResourceProvider {
     try {
       while (event.OperationStatus !== 'SUCCESS') {
         if (event.OperationStatus === 'FAILED' || event.OperationStatus === 'CANCEL_COMPLETE') {
-          throw this.failure(event, logicalId, resourceType, physicalId);
+          const made = await this.madeBeforeFailing(event, logicalId, resourceType, signal);
+          throw this.failure(event, logicalId, resourceType, physicalId, made);
         }
         if (!event.RequestToken) {
           throw new ProvisioningError(
@@ -532,21 +534,49 @@ export class CloudControlProvider implements ResourceProvider {
     }
   }
 
+  /**
+   * The identifier a FAILED create carries, when it names a resource that exists.
+   * Cloud Control may report an identifier before the handler made anything
+   * ("may be available before SUCCESS"), so it is read: a resource that is not
+   * found was not made (the create may be retried); one found, or a read that
+   * fails (throttled, cut off), is kept as made, so a made resource is never
+   * forgotten. Not for AlreadyExists, whose identifier names the resource the
+   * create collided with.
+   */
+  private async madeBeforeFailing(
+    event: ProgressEvent,
+    logicalId: string,
+    resourceType: string,
+    signal: AbortSignal | undefined,
+  ): Promise<string | undefined> {
+    const identifier = event.Identifier;
+    if (event.Operation !== 'CREATE' || !identifier || event.ErrorCode === 'AlreadyExists') return undefined;
+    try {
+      await this.readModel(logicalId, resourceType, identifier, signal);
+      return identifier;
+    } catch (err) {
+      if (isNotFound(err)) {
+        this.ctx.logger.debug(
+          `${logicalId}: the failed create's identifier ${identifier} names no resource; nothing was made.`,
+        );
+        return undefined;
+      }
+      return identifier;
+    }
+  }
+
   private failure(
     event: ProgressEvent,
     logicalId: string,
     resourceType: string,
-    physicalId?: string,
+    physicalId: string | undefined,
+    createdPhysicalId: string | undefined,
   ): ProvisioningError {
     const code =
       event.ErrorCode ??
       (event.OperationStatus === 'CANCEL_COMPLETE' ? 'Cancelled' : 'GeneralServiceException');
     const verb = event.Operation?.toLowerCase() ?? 'provision';
     const isCreate = event.Operation === 'CREATE';
-    // A create that failed after its handler reported an identifier made that resource; not
-    // AlreadyExists, whose identifier names the resource the create collided with.
-    const createdPhysicalId =
-      isCreate && event.Identifier && code !== 'AlreadyExists' ? event.Identifier : undefined;
     const message = `Failed to ${verb} ${logicalId} (${resourceType}) through Cloud Control: ${code}: ${event.StatusMessage ?? 'no message'}`;
     const options = {
       cause: undefined,

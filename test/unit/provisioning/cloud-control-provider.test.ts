@@ -137,6 +137,21 @@ describe('CloudControlProvider', () => {
     expect(err.retryable).toBe(false);
   });
 
+  it('reads the identifier a failed create carries: one that names no resource was not made', async () => {
+    // Cloud Control may report an identifier before the handler made anything; the emulator's
+    // injected failure of a named resource does so (the name from the desired state, nothing made).
+    await emulator.control.setTypeSettings('AWS::SSM::Parameter', {
+      failWith: { errorCode: 'InvalidRequest', count: 1 },
+    });
+    const err = (await provider()
+      .create('P', 'AWS::SSM::Parameter', { Name: 'never-made', Type: 'String', Value: 'v' }, ctx('nm'))
+      .catch((e: unknown) => e)) as CdkdError & { createdPhysicalId?: string };
+    expect(err.message).toMatch(/InvalidRequest/);
+    expect((await emulator.control.inventory()).filter((r) => r.type === 'AWS::SSM::Parameter')).toEqual([]);
+    expect(err.createdPhysicalId).toBeUndefined();
+    expect(err.resource?.physicalId).toBeUndefined();
+  });
+
   it('does not retry a NotStabilized create even without an identifier; retries other handler throttling', async () => {
     await emulator.control.setTypeSettings('AWS::SNS::Topic', {
       failWith: { errorCode: 'NotStabilized', count: 1 },
