@@ -145,7 +145,10 @@ describe('CloudControlProvider', () => {
     });
     const err = (await provider()
       .create('P', 'AWS::SSM::Parameter', { Name: 'never-made', Type: 'String', Value: 'v' }, ctx('nm'))
-      .catch((e: unknown) => e)) as CdkdError & { createdPhysicalId?: string };
+      .catch((e: unknown) => e)) as CdkdError & {
+      createdPhysicalId?: string;
+      resource?: { physicalId?: string };
+    };
     expect(err.message).toMatch(/InvalidRequest/);
     expect((await emulator.control.inventory()).filter((r) => r.type === 'AWS::SSM::Parameter')).toEqual([]);
     expect(err.createdPhysicalId).toBeUndefined();
