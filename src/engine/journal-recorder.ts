@@ -21,6 +21,8 @@ export interface ObservedOutcome {
   intent: IntentRecord | undefined;
   effects: StateMutation[];
   failed?: { code?: string; message: string };
+  /** An update's answer from its provider: true when it replaced the resource. Absent from older logs. */
+  replaced?: boolean;
   /** The record under a logical id before the outcome. */
   before: (logicalId: string) => ResourceState | undefined;
 }
@@ -111,20 +113,45 @@ export function journalEntryOf(o: ObservedOutcome): {
   };
   if (intent.operation === 'create' && !prev) return { completed: { ...base, changeType: 'CREATE' } };
   if (!prev) return {};
-  const replaced = prev.physicalId !== record.physicalId;
+  const replaced = isReplacementOutcome(o, prev, record);
   return {
     completed: {
       ...base,
       changeType: 'UPDATE',
       previousState: prev,
-      ...(replaced
-        ? {
-            replacedOriginal:
-              intent.operation === 'update' ? 'deleted' : intent.replaces ? 'deposed' : 'retained',
-          }
+      ...(replaced !== undefined ? { replacement: replaced } : {}),
+      ...(replaced ?? prev.physicalId !== record.physicalId
+        ? { replacedOriginal: originalAfter(o, prev) }
         : {}),
     },
   };
+}
+
+/**
+ * Whether an update outcome replaced its resource, as the provider answered
+ * (rollback-internals: "What counts as a replacement is what the provider
+ * reported"): a create under an existing record is the core's replacement, and
+ * a Type change is one whatever the provider said. Undefined when the outcome
+ * carries no answer (a log an older cdkd wrote): the physical id decides then.
+ */
+function isReplacementOutcome(
+  o: ObservedOutcome,
+  prev: ResourceState,
+  record: ResourceState,
+): boolean | undefined {
+  if (o.intent!.operation === 'create' || prev.resourceType !== record.resourceType) return true;
+  return o.replaced;
+}
+
+/** What a replacement did with the original: deposed (alive, deleted after the deploy), retained, or deleted. */
+function originalAfter(o: ObservedOutcome, prev: ResourceState): CompletedOperation['replacedOriginal'] {
+  const intent = o.intent!;
+  if (intent.operation === 'create') return intent.replaces ? 'deposed' : 'retained';
+  // An update's provider that left the original alive has it deposed in the same outcome (deletePrevious).
+  const deposed = o.effects.some(
+    (m) => m.op === 'depose' && m.entry.reason === 'replaced' && m.entry.physicalId === prev.physicalId,
+  );
+  return deposed ? 'deposed' : 'deleted';
 }
 
 /** Collects a deploy's operations from the outcomes it records. */
@@ -175,7 +202,13 @@ export class JournalRecorder {
       )
         this.failedOperations.splice(f, 1);
     }
-    return { ...op, changeType: 'UPDATE', previousState: deleted.previousState, replacedOriginal: 'deleted' };
+    return {
+      ...op,
+      changeType: 'UPDATE',
+      previousState: deleted.previousState,
+      replacement: true,
+      replacedOriginal: 'deleted',
+    };
   }
 }
 
@@ -198,6 +231,7 @@ export function recordFromSegments(
         intent: record.id ? b.intent(record.id) : undefined,
         effects: record.effects,
         failed: record.failed,
+        ...(record.replaced !== undefined ? { replaced: record.replaced } : {}),
         before: (id) => b.get(id),
       });
     });

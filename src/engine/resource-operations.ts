@@ -583,8 +583,10 @@ export class ResourceOperations {
     if (updated.deletePrevious && updated.physicalId !== record.physicalId)
       effects.push({ op: 'depose', entry: this.deposed(logicalId, record, 'replaced') });
     effects.push({ op: 'set', logicalId, record: next, prev: record.physicalId });
-    this.session.outcome(intent.id, effects);
-    return { record: next, wasReplaced: updated.wasReplaced };
+    // The provider's answer travels with the outcome: the rollback journal reverts what it did.
+    const replaced = updated.wasReplaced === true;
+    this.session.outcome(intent.id, effects, undefined, replaced);
+    return { record: next, wasReplaced: replaced };
   }
 
   /**

@@ -327,7 +327,8 @@ async function revertCompleted(
       );
       return;
     }
-    if (!current || current.physicalId !== prev.physicalId) {
+    // An in-place update may have moved the physical id (a QueuePolicy's first queue): either id is this resource.
+    if (!current || (current.physicalId !== prev.physicalId && current.physicalId !== op.physicalId)) {
       result.warnings.push(
         `${op.logicalId}: not reverted: state no longer tracks ${prev.physicalId} under this id.`,
       );
@@ -348,12 +349,27 @@ async function revertCompleted(
 }
 
 /**
- * A replacement: the deploy recorded what it did with the original, or (a
- * journal an older cdkd or the reference tool wrote) the physical id changed.
- * A type named by its physical id keeps it across a delete-first replacement.
+ * A replacement, as the provider answered (`replacement`, rollback-internals:
+ * "What counts as a replacement is what the provider reported"), or, in a
+ * journal without that answer (an older cdkd, the reference tool), as the
+ * deploy recorded what it did with the original or the physical id changed. A
+ * type named by its physical id keeps it across a delete-first replacement. A
+ * Type change, and a Glue table moved to another database under the same
+ * name, are replacements whatever the provider answered.
  */
 function isReplacement(op: CompletedOperation, prev: ResourceState): boolean {
+  if (prev.resourceType !== op.resourceType || movedGlueTable(op, prev)) return true;
+  if (op.replacement !== undefined) return op.replacement;
   return op.replacedOriginal !== undefined || prev.physicalId !== op.physicalId;
+}
+
+/** A Glue table's name is its physical id; its database is create-only, so a new one made another table. */
+function movedGlueTable(op: CompletedOperation, prev: ResourceState): boolean {
+  return (
+    op.resourceType === 'AWS::Glue::Table' &&
+    op.properties !== undefined &&
+    JSON.stringify(op.properties.DatabaseName) !== JSON.stringify(prev.properties?.DatabaseName)
+  );
 }
 
 /** Under an unchanged physical id, only the properties tell the re-created original from the copy. */

@@ -263,16 +263,21 @@ export class StackSession {
     this.wal.post({ t: 'amend', id: intentId, requestTokens });
   }
 
-  /** Applies and logs an intent's outcome (or, without `intentId`, changes that need no AWS call). */
+  /**
+   * Applies and logs an intent's outcome (or, without `intentId`, changes that
+   * need no AWS call). `replaced`: an update's answer from its provider.
+   */
   outcome(
     intentId: string | undefined,
     effects: StateMutation[],
     failed?: { code?: string; message: string },
+    replaced?: boolean,
   ): void {
     this.onOutcome?.({
       intent: intentId ? this.builder.intent(intentId) : undefined,
       effects,
       failed,
+      ...(replaced !== undefined ? { replaced } : {}),
       before: (id) => this.builder.get(id),
     });
     for (const m of effects) this.builder.apply(m, { now: this.now() });
@@ -282,6 +287,7 @@ export class StackSession {
       t: 'outcome',
       ...(intentId ? { id: intentId } : {}),
       ...(failed ? { failed } : {}),
+      ...(replaced !== undefined ? { replaced } : {}),
       effects,
     });
   }

@@ -30,8 +30,9 @@ export type RollbackSegmentReason =
 export type JournalChangeType = 'CREATE' | 'UPDATE' | 'DELETE';
 
 /**
- * An operation the deploy completed. An UPDATE whose `physicalId` differs from
- * `previousState.physicalId` was a replacement.
+ * An operation the deploy completed. An UPDATE was a replacement when its
+ * `replacement` says so, or (a journal without that field) when its
+ * `physicalId` differs from `previousState.physicalId`.
  */
 export interface CompletedOperation {
   logicalId: string;
@@ -51,6 +52,14 @@ export interface CompletedOperation {
    * UpdateReplacePolicy; `deleted`: deleted before the new copy was made.
    */
   replacedOriginal?: 'deposed' | 'retained' | 'deleted';
+  /**
+   * cdkd addition, optional (the reference tool ignores it): for an UPDATE,
+   * whether it replaced the resource, as its provider answered (or the core
+   * decided, for a create-only change). `false`: applied in place, and reverted
+   * in place even when the physical id changed (an SQS QueuePolicy whose first
+   * queue changed). Absent: a journal an older cdkd wrote; the physical id decides.
+   */
+  replacement?: boolean;
 }
 
 /** An operation that failed mid-deploy: its resource's remote state is unknown. */

@@ -40,6 +40,12 @@ export type WalRecord =
       t: 'outcome';
       id?: string;
       failed?: { code?: string; message: string };
+      /**
+       * Optional: an update's answer from its provider, true when it replaced the
+       * resource rather than updating it in place (`wasReplaced`). Absent in a log
+       * an older cdkd wrote, and on every other outcome.
+       */
+      replaced?: boolean;
       effects: StateMutation[];
     };
 
