@@ -657,6 +657,39 @@ export class ResourceProvisioner {
     return identity ? { identity } : 'unsupported';
   }
 
+  /**
+   * Whether the recorded resource still exists, read through its provider:
+   * its identity read (`readIdentity`) where it has one, else its live state
+   * (`readCurrentState`; Cloud Control's GetResource). `unknown` when the
+   * provider can read neither. A failed read throws. Not an operation to announce.
+   */
+  async readExistence(
+    record: ResourceState,
+    logicalId: string,
+    region: string,
+    context: { expectedRegion?: string; signal?: AbortSignal },
+  ): Promise<'found' | 'gone' | 'unknown'> {
+    const identity = await this.readIdentity(record, logicalId, region, context);
+    if (identity === 'gone') return 'gone';
+    if (identity !== 'unsupported') return 'found';
+    const routed = this.routeRecord(record, region);
+    const read = routed.provider.readCurrentState;
+    if (!read) return 'unknown';
+    let found;
+    try {
+      found = await read.call(
+        routed.provider,
+        record.physicalId,
+        logicalId,
+        record.resourceType,
+        record.properties,
+      );
+    } catch (err) {
+      throw describeFailure(err, 'read', logicalId, record.resourceType, record.physicalId);
+    }
+    return found === undefined ? 'gone' : 'found';
+  }
+
   private async run<C, T>(
     operation: Operation,
     logicalId: string,

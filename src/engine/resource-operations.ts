@@ -348,6 +348,14 @@ export class ResourceOperations {
     return { action: gone ? 'gone' : 'unproven', reason: verdict.message };
   }
 
+  /** Whether a recorded resource still exists in the stack's region (see `ResourceProvisioner.readExistence`). */
+  exists(logicalId: string, record: ResourceState): Promise<'found' | 'gone' | 'unknown'> {
+    return this.options.provisioner.readExistence(record, logicalId, this.session.region, {
+      expectedRegion: this.options.expectedRegion,
+      signal: this.session.cancelSignal,
+    });
+  }
+
   /** Deletes a resource (or a deposed one). Throws `DELETE_SKIPPED` when the provider could not. */
   async delete(input: DeleteInput): Promise<void> {
     const { logicalId, record } = input;

@@ -6,7 +6,7 @@
  *   CREATE   delete what was made, as the removal-policy rule decides for a
  *            rolled-back create (src/plan/removal-policy.ts)
  *   UPDATE   update back to the pre-deploy properties
- *   replace  re-adopt the original when it still exists (deposed for deletion
+ *   replace  re-adopt the original when a read finds it (deposed for deletion
  *            after the deploy, or kept by UpdateReplacePolicy) and delete the new
  *            copy; when the original is gone, delete the new copy and re-create
  *            the original from its pre-deploy record
@@ -402,7 +402,7 @@ async function reverseReplacement(
   const deposed = builder
     .deposed()
     .find((d) => d.logicalId === op.logicalId && d.physicalId === prev.physicalId);
-  const alive = deposed !== undefined || op.replacedOriginal === 'retained';
+  let alive = deposed !== undefined || op.replacedOriginal === 'retained';
   if (current && !addressedByName(current) && !isAddressable(current.physicalId)) {
     if (!alive) {
       result.warnings.push(
@@ -421,8 +421,9 @@ async function reverseReplacement(
       },
     );
   }
+  if (alive && !(await originalStillExists(ctx, op.logicalId, prev, deposed?.key))) alive = false;
   if (alive) {
-    // Re-adopt the original (no AWS call), then the new copy is deposed and deleted.
+    // Re-adopt the original, then the new copy is deposed and deleted.
     const effects: Parameters<StackSession['outcome']>[1] = [];
     if (deposed) effects.push({ op: 'undepose', key: deposed.key });
     effects.push({ op: 'set', logicalId: op.logicalId, record: prev, prev: current?.physicalId ?? null });
@@ -434,6 +435,40 @@ async function reverseReplacement(
     return;
   }
   await recreateOriginal(ctx, op, prev, current, result, changed);
+}
+
+/**
+ * Whether the original a replacement left alive is still there, read through
+ * its provider before state names it again (it may have been deleted out of
+ * band). Gone: its deposed record is dropped, and it is re-created instead. A
+ * provider that cannot tell is trusted to the journal; a read that fails fails
+ * the operation (journal kept) for a re-run once AWS answers.
+ */
+async function originalStillExists(
+  ctx: RevertContext,
+  logicalId: string,
+  prev: ResourceState,
+  deposedKey: string | undefined,
+): Promise<boolean> {
+  let found;
+  try {
+    found = await ctx.ops.exists(logicalId, prev);
+  } catch (err) {
+    throw new CdkdError(
+      `${logicalId}: the original ${prev.physicalId} could not be read before it is re-adopted: ${formatError(err)}`,
+      {
+        code: 'ROLLBACK_READ_FAILED',
+        cause: err,
+        remedy: 'Nothing was changed and the journal is kept; re-run cdkd rollback once AWS answers.',
+      },
+    );
+  }
+  if (found !== 'gone') return true;
+  ctx.logger.info(
+    `Rollback: ${logicalId}: the original ${prev.physicalId} is gone; it is re-created from its pre-deploy record.`,
+  );
+  if (deposedKey) ctx.session.outcome(undefined, [{ op: 'undepose', key: deposedKey }]);
+  return false;
 }
 
 /**
