@@ -19,7 +19,15 @@ import { SchemaStore } from '../../../src/provisioning/schema-store';
 import { buildCreateContext } from '../../../src/provisioning/create-context';
 import type { ResourceState } from '../../../src/state/types';
 import { parseTemplate } from '../../../src/template/types';
-import { CreateTopicCommand, DeleteTopicCommand, SNSClient } from '@aws-sdk/client-sns';
+import {
+  CreateTopicCommand,
+  DeleteTopicCommand,
+  GetTopicAttributesCommand,
+  SNSClient,
+} from '@aws-sdk/client-sns';
+import { DeleteQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { ProviderContext, ProviderPack, ResourceProvider } from '../../../src/plugin-api';
+import { sqsProviderPack } from '../../../plugins/provider-sqs/src/hook';
 import { renderRollbackWarnings } from '../../../src/ui/rollback-report';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 import { testStore, useEmulator } from '../state/helpers';
@@ -551,6 +559,244 @@ describe('reversing a replacement (rollback and cdkd rollback)', () => {
     expect(forward.ok).toBe(true);
     expect(keyOf((await inventory(type))[`${s}-t`])).toBe('id');
     await expectInventoryIsState(s, type);
+  });
+
+  /** A provisioner with these packs installed, as the CLI loads them. */
+  const withPacks = (...packs: ProviderPack[]) => {
+    const registry = ProviderRegistry.fromPacks(
+      packs.map((result) => ({
+        pluginName: result.name,
+        pluginType: 'core',
+        pluginVersion: '0.1.0',
+        result,
+      })),
+      schemas,
+    );
+    provisioner = new ResourceProvisioner({
+      registry,
+      schemas: registry.schemas,
+      factory: store.factory,
+      logger: createLogger(host),
+      retry: { maxAttempts: 1, baseDelayMs: 1 },
+    });
+  };
+
+  describe('what counts as a replacement is what the provider reported', () => {
+    const queuePolicy = (queue: string) => ({
+      Type: 'AWS::SQS::QueuePolicy',
+      Properties: {
+        Queues: [{ Ref: queue }],
+        PolicyDocument: {
+          Version: '2012-10-17',
+          Statement: [{ Effect: 'Allow', Principal: '*', Action: 'sqs:SendMessage', Resource: '*' }],
+        },
+      },
+    });
+    const policyOn = async (url: string) =>
+      (
+        await store.factory
+          .get(SQSClient, { region: REGION })
+          .send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['Policy'] }))
+      ).Attributes?.Policy;
+
+    it('a QueuePolicy whose first queue changed (a new physical id, in place) is reverted in place', async () => {
+      withPacks(sqsProviderPack());
+      const s = 'PolicyMove';
+      const queues = { A: queue(`${s}-a`), B: queue(`${s}-b`) };
+      expect((await deploy(s, { ...queues, P: queuePolicy('A') })).ok).toBe(true);
+      const before = await state(s);
+      const [a, b] = [before.resources.A.physicalId, before.resources.B.physicalId];
+      expect(before.resources.P.physicalId).toBe(a);
+      await failCreates('AWS::SSM::Parameter');
+      const failed = await deploy(s, { ...queues, P: queuePolicy('B'), F: failing(`/${s}/f`, 'P') }, false);
+      expect(failed.journalKept).toBe(true);
+      const [seg] = (await journal(s))!.segments;
+      const [op] = seg.operations;
+      expect(op).toEqual(
+        expect.objectContaining({ logicalId: 'P', changeType: 'UPDATE', physicalId: b, replacement: false }),
+      );
+      expect(op.replacedOriginal).toBeUndefined();
+      expect(await policyOn(a)).toBeUndefined();
+
+      const result = await rollback(s);
+      expect(outcome(result)).toEqual({ failed: [], warnings: [] });
+      expect(result.reverted).toEqual(['P: updated back to its pre-deploy properties']);
+      // Back on the pre-deploy queue only; state names it again, the queues are as recorded.
+      expect(await policyOn(a)).toBeDefined();
+      expect(await policyOn(b)).toBeUndefined();
+      const after = await state(s);
+      expect(after.resources.P.physicalId).toBe(a);
+      expect(after.resources.P.properties?.Queues).toEqual([a]);
+      await expectInventoryIsState(s, 'AWS::SQS::Queue');
+      expect(await journal(s)).toBeUndefined();
+    });
+
+    /** A topic pack whose update replaces the topic under the same ARN (deleted, then made again), and says so. */
+    const replacingTopicPack = (): ProviderPack => {
+      const provider = (ctx: ProviderContext): ResourceProvider => {
+        const client = () => ctx.clients.get(SNSClient);
+        const make = async (properties: Record<string, unknown>) => {
+          const out = await client().send(
+            new CreateTopicCommand({
+              Name: String(properties.TopicName),
+              Attributes: { DisplayName: String(properties.DisplayName ?? '') },
+            }),
+          );
+          return out.TopicArn!;
+        };
+        return {
+          create: async (_id, _type, properties) => ({ physicalId: await make(properties) }),
+          update: async (_id, physicalId, _type, properties) => {
+            await client().send(new DeleteTopicCommand({ TopicArn: physicalId }));
+            return { physicalId: await make(properties), wasReplaced: true };
+          },
+          delete: async (_id, physicalId) => {
+            await client().send(new DeleteTopicCommand({ TopicArn: physicalId }));
+          },
+        };
+      };
+      return {
+        apiVersion: 1,
+        name: '@test/replacing-topic',
+        providers: [
+          {
+            resourceType: 'AWS::SNS::Topic',
+            handledProperties: ['TopicName', 'DisplayName'],
+            createProvider: provider,
+          },
+        ],
+      };
+    };
+
+    it('an update its provider answered as a replacement under the same physical id is reversed as one', async () => {
+      withPacks(replacingTopicPack());
+      const s = 'SameIdReplace';
+      const named = (display: string) => ({
+        Type: 'AWS::SNS::Topic',
+        Properties: { TopicName: `${s}-t`, DisplayName: display },
+      });
+      expect((await deploy(s, { T: named('one') })).ok).toBe(true);
+      const arn = (await state(s)).resources.T.physicalId;
+      await failCreates('AWS::SSM::Parameter');
+      expect((await deploy(s, { T: named('two'), F: failing(`/${s}/f`, 'T') }, false)).journalKept).toBe(
+        true,
+      );
+      const [op] = (await journal(s))!.segments[0].operations;
+      expect(op).toEqual(
+        expect.objectContaining({
+          logicalId: 'T',
+          physicalId: arn,
+          replacement: true,
+          replacedOriginal: 'deleted',
+        }),
+      );
+
+      const result = await rollback(s);
+      expect(outcome(result)).toEqual({ failed: [], warnings: [] });
+      expect(result.reverted).toEqual([
+        `T: the original was re-created from its pre-deploy record as ${arn}, replacing ${arn}`,
+      ]);
+      const display = await sns().send(new GetTopicAttributesCommand({ TopicArn: arn }));
+      expect(display.Attributes?.DisplayName).toBe('one');
+      expect((await state(s)).resources.T.properties).toEqual({ TopicName: `${s}-t`, DisplayName: 'one' });
+      await expectInventoryIsState(s, 'AWS::SNS::Topic');
+      expect(await journal(s)).toBeUndefined();
+    });
+
+    it('a journal without the answer (an older cdkd) still reads a changed physical id as a replacement', async () => {
+      withPacks(sqsProviderPack());
+      const s = 'PolicyLegacy';
+      const queues = { A: queue(`${s}-a`), B: queue(`${s}-b`) };
+      expect((await deploy(s, { ...queues, P: queuePolicy('A') })).ok).toBe(true);
+      const a = (await state(s)).resources.A.physicalId;
+      await failCreates('AWS::SSM::Parameter');
+      await deploy(s, { ...queues, P: queuePolicy('B'), F: failing(`/${s}/f`, 'P') }, false);
+      const j = (await journal(s))!;
+      for (const op of j.segments[0].operations) {
+        delete op.replacement;
+        op.replacedOriginal = 'deleted';
+      }
+      await store.journals.write(j);
+      const result = await rollback(s);
+      expect(outcome(result)).toEqual({ failed: [], warnings: [] });
+      expect(result.reverted).toEqual([expect.stringMatching(/^P: the original was re-created/)]);
+      expect(await policyOn(a)).toBeDefined();
+      expect((await state(s)).resources.P.physicalId).toBe(a);
+    });
+  });
+
+  describe('an original left alive is read before it is re-adopted', () => {
+    /** A replacement whose later resource failed under --no-rollback: the original is deposed, still in AWS. */
+    const replacedThenFailed = async (s: string) => {
+      expect((await deploy(s, { Q: queue(`${s}-q1`) })).ok).toBe(true);
+      const original = (await state(s)).resources.Q.physicalId;
+      await failCreates('AWS::SSM::Parameter');
+      expect((await deploy(s, { Q: queue(`${s}-q2`), F: failing(`/${s}/f`, 'Q') }, false)).journalKept).toBe(
+        true,
+      );
+      expect((await state(s)).deposed?.map((d) => d.physicalId)).toEqual([original]);
+      return original;
+    };
+    const queueNames = async () =>
+      Object.keys(await inventory('AWS::SQS::Queue'))
+        .map((u) => u.split('/').pop())
+        .sort();
+
+    it('an original deleted out of band is re-created from its pre-deploy record, and the copy deleted', async () => {
+      const s = 'GoneOriginal';
+      const original = await replacedThenFailed(s);
+      await store.factory
+        .get(SQSClient, { region: REGION })
+        .send(new DeleteQueueCommand({ QueueUrl: original }));
+      expect(await queueNames()).toEqual([`${s}-q2`]);
+
+      const result = await rollback(s);
+      expect(outcome(result)).toEqual({ failed: [], warnings: [] });
+      expect(result.reverted).toEqual([
+        expect.stringMatching(
+          /^Q: the original was re-created from its pre-deploy record as .*GoneOriginal-q1, replacing .*GoneOriginal-q2$/,
+        ),
+      ]);
+      expect(await queueNames()).toEqual([`${s}-q1`]);
+      const after = await state(s);
+      expect(after.resources.Q.properties).toEqual({ QueueName: `${s}-q1` });
+      expect(after.deposed ?? []).toEqual([]);
+      await expectInventoryIsState(s, 'AWS::SQS::Queue');
+      expect(await journal(s)).toBeUndefined();
+    });
+
+    it('a read that fails fails the operation, naming it; nothing changes and the journal is kept', async () => {
+      const s = 'UnreadOriginal';
+      const original = await replacedThenFailed(s);
+      await ctx.emulator.control.addFault({
+        service: 'cloudcontrol',
+        operation: 'GetResource',
+        error: 'AccessDeniedException',
+        count: 1,
+      });
+      const result = await rollback(s);
+      expect(result.failed).toEqual([
+        {
+          logicalId: 'Q',
+          error: expect.objectContaining({
+            code: 'ROLLBACK_READ_FAILED',
+            message: expect.stringContaining(
+              `Q: the original ${original} could not be read before it is re-adopted`,
+            ),
+          }),
+        },
+      ]);
+      expect(await queueNames()).toEqual([`${s}-q1`, `${s}-q2`]);
+      const after = await state(s);
+      expect(after.resources.Q.physicalId).toMatch(/UnreadOriginal-q2$/);
+      expect(after.deposed?.map((d) => d.physicalId)).toEqual([original]);
+      expect((await journal(s))!.segments).toHaveLength(1);
+      // Once AWS answers, a re-run re-adopts it.
+      const again = await rollback(s);
+      expect(outcome(again)).toEqual({ failed: [], warnings: [] });
+      expect((await state(s)).resources.Q.physicalId).toBe(original);
+      expect(await queueNames()).toEqual([`${s}-q1`]);
+    });
   });
 
   it('a replacement whose new name something else holds does not delete the original to free it', async () => {
