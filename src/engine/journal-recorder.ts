@@ -120,7 +120,7 @@ export function journalEntryOf(o: ObservedOutcome): {
       changeType: 'UPDATE',
       previousState: prev,
       ...(replaced !== undefined ? { replacement: replaced } : {}),
-      ...(replaced ?? prev.physicalId !== record.physicalId
+      ...((replaced ?? prev.physicalId !== record.physicalId)
         ? { replacedOriginal: originalAfter(o, prev) }
         : {}),
     },
