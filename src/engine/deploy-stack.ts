@@ -132,6 +132,12 @@ export interface DeployStackResult {
    * (the deploy exits 2). Its record is dropped.
    */
   warnings: string[];
+  /**
+   * The `warnings` of the nested stacks below this one, each with the child's
+   * state name (`Parent~Child`), so the command exits 2 for them too. Absent
+   * when there are none.
+   */
+  nestedWarnings?: NestedStackWarning[];
   /** State writes: in all, and split into write-ahead log segments and folds into state.json. */
   /** The automatic rollback of a failed deploy, when one ran. */
   rollback?: {
@@ -150,6 +156,12 @@ export interface DeployStackResult {
     folds?: { writes: number; bytes: number };
   };
   elapsedMs: number;
+}
+
+/** A warning a nested stack's deploy ended with, and which stack it is. */
+export interface NestedStackWarning {
+  stackName: string;
+  warning: string;
 }
 
 function schemaLookup(schemas: SchemaStore): ResourceSchemaLookup {
@@ -208,7 +220,7 @@ export async function deployStack(
     parent: input.parent,
   });
   session.progressMode = () => run.progressMode();
-  const detach = lendToNestedStacks(session, options, input);
+  const detach = lendToNestedStacks(session, options, input, run.result);
   let failure: unknown;
   let end: Parameters<StackSession['close']>[0] = { state: run.progressMode() };
   const journal = new DeployJournal(
@@ -262,8 +274,10 @@ function lendToNestedStacks(
   session: StackSession,
   options: DeployStackOptions,
   input: DeployStackInput,
+  result: DeployStackResult,
 ): () => void {
   return options.provisioner.nestedStacks.attach(session.stackName, session.region, {
+    onChildWarnings: (warnings) => (result.nestedWarnings ??= []).push(...warnings),
     store: options.store,
     ioHost: options.ioHost,
     lock: session.lock,

@@ -9,7 +9,7 @@
 import type { AwsClientFactory } from '../config/aws-clients';
 import { planStack } from '../plan/plan-stack';
 import type { StackPlan } from '../plan/types';
-import { NESTED_STACK_SEPARATOR, nestedStackName } from '../state/keys';
+import { NESTED_STACK_SEPARATOR, displayStackName, nestedStackName } from '../state/keys';
 import type { StateStore } from '../state/state-store';
 import type { ResourceState } from '../state/types';
 import { readStackStateView, viewState } from '../state/wal-replay';
@@ -135,7 +135,7 @@ export async function redeployNestedStacksWithJournals(
     promoted.add(r.logicalId);
     Object.assign(r, { action: 'UPDATE', forced: true });
     plan.hasChanges = true;
-    const named = withJournal.map((n) => n.split(NESTED_STACK_SEPARATOR).join(' > '));
+    const named = withJournal.map(displayStackName);
     logger.warn(
       `${named.join(', ')}: a rollback journal left by an earlier deploy that did not finish; the nested stack ${r.logicalId} is unchanged in the template but is deployed again, so it matches its template and the journal is settled as after any successful deploy (to revert that deploy instead, run cdkd rollback ${plan.stackName.split(NESTED_STACK_SEPARATOR)[0]} first).`,
     );

@@ -37,7 +37,7 @@ import type { IoHost } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { createHash } from 'node:crypto';
 import { deployStack } from './deploy-stack';
-import type { DeployStackResult } from './deploy-stack';
+import type { DeployStackResult, NestedStackWarning } from './deploy-stack';
 import { destroyStack } from './destroy-stack';
 import { isInDoubt } from './operation-outcome';
 import { childStackTags, nestedTemplateSource, parameterValues } from './nested-template';
@@ -63,6 +63,8 @@ export interface NestedStackHost {
   cancelSignal?: AbortSignal;
   force?: boolean;
   erroredStateDir?: string;
+  /** Takes the warnings a child's deploy ended with (and those of the stacks below it), for the parent's result. */
+  onChildWarnings?: (warnings: NestedStackWarning[]) => void;
 }
 
 /**
@@ -289,6 +291,11 @@ export class NestedStackProvider implements ResourceProvider {
     } finally {
       timer?.clear();
     }
+    const warnings = [
+      ...result.warnings.map((warning) => ({ stackName: childName, warning })),
+      ...(result.nestedWarnings ?? []),
+    ];
+    if (warnings.length > 0) host.onChildWarnings?.(warnings);
     // Stopped by its TimeoutInMinutes (not by the user): nothing is in flight, so the failure is definitive.
     if (!result.ok && timer?.expired && !host.signal?.aborted) {
       throw new ProvisioningError(

@@ -134,6 +134,11 @@ export function nestedStackName(parentStack: string, childLogicalId: string): st
   return `${parentStack}${NESTED_STACK_SEPARATOR}${childLogicalId}`;
 }
 
+/** A stack's name for messages: a nested-stack child `Parent~Child` reads `Parent > Child`. */
+export function displayStackName(stackName: string): string {
+  return stackName.split(NESTED_STACK_SEPARATOR).join(' > ');
+}
+
 /**
  * The stack whose lock covers `stackName`: itself, or for a nested-stack child
  * (`Parent~Child~Grandchild`) its top-level stack, whose deploy or destroy

@@ -5,6 +5,7 @@
  */
 import type { DeployAppResult } from '../engine/deploy-app';
 import { describeSummary } from '../engine/deploy-stack';
+import { displayStackName } from '../state/keys';
 import { CdkdError, formatError } from '../util/errors';
 import { presentOutputs } from './outputs';
 
@@ -22,6 +23,7 @@ export function stackReport(s: DeployAppResult['stacks'][number]) {
     failed: s.failed.map((f) => ({ logicalId: f.logicalId, reason: formatError(f.error) })),
     skipped: s.skipped,
     ...(s.warnings.length ? { warnings: s.warnings } : {}),
+    ...(s.nestedWarnings?.length ? { nestedWarnings: s.nestedWarnings } : {}),
     elapsedMs: s.elapsedMs,
     stateWrites: s.stateWrites,
   };
@@ -43,12 +45,21 @@ export function deployReport(result: DeployAppResult) {
   };
 }
 
+/** A stack's warnings and its nested stacks', each named by its stack (`Parent > Child: ...`). */
+function namedWarnings(s: DeployAppResult['stacks'][number]): string[] {
+  return [
+    ...s.warnings.map((w) => `${displayStackName(s.stackName)}: ${w}`),
+    ...(s.nestedWarnings ?? []).map((n) => `${displayStackName(n.stackName)}: ${n.warning}`),
+  ];
+}
+
 /**
  * A deploy that completed but left alone what a failed create of an earlier run
- * made, unproven to be that create's resource, exits 2: each line names one.
+ * made (in the stack or a nested stack below it), unproven to be that create's
+ * resource, exits 2: each line names one.
  */
 export function renderDeployWarnings(result: DeployAppResult): CdkdError | undefined {
-  const lines = result.stacks.flatMap((s) => s.warnings.map((w) => `  ${s.stackName}: ${w}`));
+  const lines = result.stacks.flatMap((s) => namedWarnings(s).map((w) => `  ${w}`));
   if (lines.length === 0) return undefined;
   return new CdkdError(
     `Deployed, with ${lines.length} resource(s) left for you to check:\n${lines.join('\n')}`,
@@ -69,6 +80,8 @@ export function renderDeployFailure(result: DeployAppResult): CdkdError {
     for (const f of s.failed) lines.push(`    ${f.logicalId}: ${formatError(f.error)}`);
     for (const k of s.skipped) lines.push(`    ${k.logicalId}: skipped: ${k.reason}`);
     for (const w of s.warnings) lines.push(`    warning: ${w}`);
+    for (const n of s.nestedWarnings ?? [])
+      lines.push(`    warning: ${displayStackName(n.stackName)}: ${n.warning}`);
     if (s.rollback) {
       lines.push(
         s.rollback.clean
