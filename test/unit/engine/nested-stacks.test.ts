@@ -21,6 +21,7 @@ import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
 import { SchemaStore } from '../../../src/provisioning/schema-store';
 import { clearSecrets, redactSecretsInText } from '../../../src/template/redaction';
 import { parseTemplate } from '../../../src/template/types';
+import { renderDeployWarnings } from '../../../src/ui/deploy-report';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 import { zipOf } from '../../emulator/test/support/zip';
 import { createBucket, testStore, useEmulator } from '../state/helpers';
@@ -256,6 +257,47 @@ describe('nested stacks in process', () => {
 
       // Settled: the next deploy of the same app has nothing to do.
       expect((await deploy('J', { Resources: { Child: nested(v1) } })).noChanges).toBe(true);
+    });
+  });
+
+  describe("a child's deploy warnings", () => {
+    it('a leftover a grandchild left unproven reaches the top-level result, named, and the deploy exits 2', async () => {
+      /** Parent > Child > Grandchild, the grandchild holding these resources. */
+      const levels = async (version: string, resources: Record<string, unknown>) => {
+        const gc = await publish(`warn-gc-${version}.json`, { Resources: resources });
+        return publish(`warn-child-${version}.json`, {
+          Resources: { Grandchild: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: gc } } },
+        });
+      };
+      const queue = { Q: { Type: 'AWS::SQS::Queue', Properties: {} } };
+      const group = {
+        G: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: 'w-group' }, DependsOn: 'Q' },
+      };
+      // The grandchild's log group is made, then its create fails; --no-rollback keeps what it made.
+      await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', {
+        failWith: { errorCode: 'NotStabilized', afterCreate: true, count: 1 },
+      });
+      const failed = await deploy(
+        'W',
+        { Resources: { Child: nested(await levels('v1', { ...queue, ...group })) } },
+        {},
+        false,
+      );
+      expect(failed.ok).toBe(false);
+
+      // The next deploy drops the group from the template: Cloud Control reports no identity of what it
+      // made and the name is free for anything once the group is gone, so it is left, with a warning.
+      const next = await deploy('W', { Resources: { Child: nested(await levels('v2', queue)) } });
+      expect(next.failed).toEqual([]);
+      expect(next.ok).toBe(true);
+      expect(next.warnings).toEqual([]);
+      expect(next.nestedWarnings).toEqual([
+        { stackName: 'W~Child~Grandchild', warning: expect.stringMatching(/w-group .*recorded no identity/) },
+      ]);
+      const warned = renderDeployWarnings({ stacks: [next], failedStacks: [], skippedStacks: [], ok: true });
+      expect(warned?.exitCode).toBe(2);
+      expect(warned?.code).toBe('DEPLOY_WARNINGS');
+      expect(warned?.message).toMatch(/\n {2}W > Child > Grandchild: .*w-group .*recorded no identity/);
     });
   });
 
