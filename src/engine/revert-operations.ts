@@ -421,7 +421,9 @@ async function reverseReplacement(
       },
     );
   }
-  if (alive && !(await originalStillExists(ctx, op.logicalId, prev, deposed?.key))) alive = false;
+  // A nested stack's child is found by name, and an unaddressable id names nothing to read: the journal decides.
+  const readable = !addressedByName(prev) && isAddressable(prev.physicalId);
+  if (alive && readable && !(await originalStillExists(ctx, op.logicalId, prev, deposed?.key))) alive = false;
   if (alive) {
     // Re-adopt the original, then the new copy is deposed and deleted.
     const effects: Parameters<StackSession['outcome']>[1] = [];
