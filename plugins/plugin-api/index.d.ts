@@ -47,7 +47,12 @@ export interface ResourceCreateResult {
 export interface ResourceUpdateResult {
   /** Physical id after the update (may differ if the provider replaced the resource itself). */
   physicalId: string;
-  /** True when the provider replaced the resource rather than updating it in place. */
+  /**
+   * True when the provider replaced the resource rather than updating it in place. A
+   * rollback of the deploy reverses what this says: `false` is updated back in place even
+   * when `physicalId` changed (a policy resource whose id follows its first target), `true`
+   * is reversed as a replacement even under an unchanged `physicalId`.
+   */
   wasReplaced: boolean;
   /**
    * The update made a new resource in place of the old one (its `physicalId` differs) and the
