@@ -9,6 +9,7 @@
 import { deployStack } from '../../../src/engine/deploy-stack';
 import type { DeployStackResult } from '../../../src/engine/deploy-stack';
 import { DeployJournal } from '../../../src/engine/deploy-journal';
+import { journalEntryOf } from '../../../src/engine/journal-recorder';
 import { ResourceProvisioner } from '../../../src/engine/provisioner';
 import { ResourceOperations } from '../../../src/engine/resource-operations';
 import { rollbackStack } from '../../../src/engine/rollback-stack';
@@ -812,5 +813,45 @@ describe('reversing a replacement (rollback and cdkd rollback)', () => {
     // The original does not hold Taken-t2: it stays, and state still names it.
     expect(await topicNames()).toEqual([`${s}-t1`, `${s}-t2`]);
     expect((await state(s)).resources.T.physicalId).toBe(original);
+  });
+});
+
+describe('journalEntryOf: what the journal records of an update outcome', () => {
+  const record = (resourceType: string, physicalId: string): ResourceState => ({
+    resourceType,
+    physicalId,
+    properties: { Name: physicalId },
+    dependencies: [],
+    provisionedBy: 'cc-api',
+  });
+  /** An update of R from `before` to `after`, with the provider's answer when given. */
+  const updated = (before: ResourceState, after: ResourceState, replaced?: boolean) =>
+    journalEntryOf({
+      intent: {
+        id: 'l:1.0',
+        operation: 'update',
+        logicalId: 'R',
+        resourceType: after.resourceType,
+        provisionedBy: 'cc-api',
+        token: 't',
+        at: 0,
+        physicalId: before.physicalId,
+      },
+      effects: [{ op: 'set', logicalId: 'R', record: after, prev: before.physicalId }],
+      ...(replaced !== undefined ? { replaced } : {}),
+      before: () => before,
+    }).completed;
+
+  it('a Type change is a replacement whatever the provider answered', () => {
+    expect(updated(record('Test::A', 'r1'), record('Test::B', 'r1'), false)).toEqual(
+      expect.objectContaining({ replacement: true, replacedOriginal: 'deleted' }),
+    );
+  });
+
+  it('an outcome without the answer (a log an older cdkd wrote) records none; a changed id still reads as a replacement', () => {
+    const op = updated(record('Test::A', 'r1'), record('Test::A', 'r2'));
+    expect(op).toEqual(expect.objectContaining({ replacedOriginal: 'deleted' }));
+    expect(op).not.toHaveProperty('replacement');
+    expect(updated(record('Test::A', 'r1'), record('Test::A', 'r1'))).not.toHaveProperty('replacedOriginal');
   });
 });
