@@ -27,6 +27,33 @@ describe('cdkd CLI', () => {
     expect(cdkd(['providers', 'check', '--help']).stdout).toContain('--pack');
   });
 
+  it("every first-party pack's hook answers without loading an AWS SDK client", () => {
+    // Issue 12, "Loads fast": the SDK client loads when a provider is first made, not when
+    // `cdkd providers`, `diff` or `deploy` asks the hook for registrations.
+    const packs = fs
+      .readdirSync(path.join(root, 'plugins'))
+      .filter((d) => d.startsWith('provider-'))
+      .map((d) => path.join(root, 'plugins', d));
+    expect(packs.length).toBeGreaterThanOrEqual(11);
+    for (const dir of packs) {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        oclif?: { hooks?: Record<string, string> };
+      };
+      const hook = path.join(dir, pkg.oclif!.hooks!['cdkd:providers']);
+      const script = `
+const mod = require(${JSON.stringify(hook)});
+Promise.resolve((mod.default ?? mod)()).then((pack) => {
+  const clients = Object.keys(require.cache).filter((f) => /[\\/]@aws-sdk[\\/]client-/.test(f));
+  process.stdout.write(JSON.stringify({ types: pack.providers.length, clients }));
+});`;
+      const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+      expect({ dir, status: run.status, stderr: run.stderr }).toEqual({ dir, status: 0, stderr: '' });
+      const answer = JSON.parse(run.stdout) as { types: number; clients: string[] };
+      expect(answer.types).toBeGreaterThan(0);
+      expect({ dir, clients: answer.clients }).toEqual({ dir, clients: [] });
+    }
+  });
+
   it('--version loads no engine module, provider pack or AWS SDK', () => {
     // A require hook records every module the process resolves.
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-version-'));
