@@ -22,6 +22,7 @@ import { buildEntryDeletionGraph } from './deletion-graph';
 import type { DeletionEntry } from './deletion-graph';
 import { emitStackEvent, emptySummary } from './events';
 import type { StackSummary } from './events';
+import type { NestedStackWarning } from './deploy-stack';
 import type { ResourceProvisioner } from './provisioner';
 import { ResourceOperations } from './resource-operations';
 import { stackResolverEnv } from './resolver-env';
@@ -72,6 +73,8 @@ export interface DestroyStackResult {
    * proves it is still that create's resource: each names the physical id (exit 2).
    */
   warnings: string[];
+  /** The warnings of the nested stacks this destroy destroyed, each with its child's state name. Absent when none. */
+  nestedWarnings?: NestedStackWarning[];
   interrupted: boolean;
   elapsedMs: number;
 }
@@ -109,6 +112,7 @@ export async function destroyStack(options: DestroyStackOptions): Promise<Destro
   });
   session.progressMode = () => ({ kind: 'destroy' });
   const detach = provisioner.nestedStacks.attach(stackName, region, {
+    onChildWarnings: (warnings) => (result.nestedWarnings ??= []).push(...warnings),
     store,
     ioHost,
     lock: session.lock,

@@ -63,7 +63,10 @@ export interface NestedStackHost {
   cancelSignal?: AbortSignal;
   force?: boolean;
   erroredStateDir?: string;
-  /** Takes the warnings a child's deploy ended with (and those of the stacks below it), for the parent's result. */
+  /**
+   * Takes the warnings a child's deploy (its automatic rollback's too) or destroy ended with, and those
+   * of the stacks below it, for the parent's result: the top-level command exits 2 for them.
+   */
   onChildWarnings?: (warnings: NestedStackWarning[]) => void;
 }
 
@@ -207,6 +210,7 @@ export class NestedStackProvider implements ResourceProvider {
     } catch (err) {
       throw childFailure(`destroy nested stack ${childName}`, err);
     }
+    passUpWarnings(host, childName, result.warnings, result.nestedWarnings);
     if (!result.found || result.complete) return;
     const failed = result.failed.map((f) => `${f.logicalId}: ${formatError(f.error)}`);
     throw new ProvisioningError(
@@ -291,11 +295,12 @@ export class NestedStackProvider implements ResourceProvider {
     } finally {
       timer?.clear();
     }
-    const warnings = [
-      ...result.warnings.map((warning) => ({ stackName: childName, warning })),
-      ...(result.nestedWarnings ?? []),
-    ];
-    if (warnings.length > 0) host.onChildWarnings?.(warnings);
+    passUpWarnings(
+      host,
+      childName,
+      [...result.warnings, ...(result.rollback?.warnings ?? [])],
+      result.nestedWarnings,
+    );
     // Stopped by its TimeoutInMinutes (not by the user): nothing is in flight, so the failure is definitive.
     if (!result.ok && timer?.expired && !host.signal?.aborted) {
       throw new ProvisioningError(
@@ -330,6 +335,17 @@ export class NestedStackProvider implements ResourceProvider {
       return true;
     }
   }
+}
+
+/** Hands the parent what the child warned of, each named by the stack that warned. */
+function passUpWarnings(
+  host: NestedStackHost,
+  childName: string,
+  own: readonly string[],
+  below: readonly NestedStackWarning[] = [],
+): void {
+  const warnings = [...own.map((warning) => ({ stackName: childName, warning })), ...below];
+  if (warnings.length > 0) host.onChildWarnings?.(warnings);
 }
 
 /** A child's failure as the parent's operation reports it; an interrupted child leaves the operation in doubt. */

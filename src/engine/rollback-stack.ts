@@ -26,6 +26,7 @@ import type { IoHost, Logger } from '../util/io-host';
 import { createLogger } from '../util/io-host';
 import { emitStackEvent } from './events';
 import { JournalRecorder, recordFromSegments } from './journal-recorder';
+import type { NestedStackWarning } from './deploy-stack';
 import type { NestedStackHost } from './nested-stack';
 import { NESTED_STACK_TYPE } from './provisionable';
 import type { ResourceProvisioner } from './provisioner';
@@ -72,6 +73,11 @@ export interface RollbackStackResult {
   orphaned: string[];
   failed: RevertResult['failed'];
   warnings: string[];
+  /**
+   * The warnings of the nested stacks that reverting this stack's operations deployed or destroyed,
+   * each with its child's state name. Absent when none.
+   */
+  nestedWarnings?: NestedStackWarning[];
   elapsedMs: number;
   /** The nested stacks below it that had journals, rolled back first (deepest first). */
   nestedStacks?: RollbackStackResult[];
@@ -107,6 +113,7 @@ export async function rollbackStack(options: RollbackStackOptions): Promise<Roll
   // Reverting a nested stack's operation deploys or destroys its child, under this session's lock,
   // reading the templates below with the storage-name rewrite the reverted deploy recorded.
   const nestedHost: NestedStackHost = {
+    onChildWarnings: (warnings) => (result.nestedWarnings ??= []).push(...warnings),
     store,
     ioHost,
     lock: session.lock,

@@ -7,6 +7,7 @@ import type { DeployAppResult } from '../engine/deploy-app';
 import { describeSummary } from '../engine/deploy-stack';
 import { displayStackName } from '../state/keys';
 import { CdkdError, formatError } from '../util/errors';
+import { namedWarnings } from './named-warnings';
 import { presentOutputs } from './outputs';
 
 /** One stack of the `--json` payload (also the error's `details`). */
@@ -43,14 +44,6 @@ export function deployReport(result: DeployAppResult) {
       : {}),
     ...(result.skippedStacks.length ? { skippedStacks: result.skippedStacks } : {}),
   };
-}
-
-/** A stack's warnings and its nested stacks', each named by its stack (`Parent > Child: ...`). */
-function namedWarnings(s: DeployAppResult['stacks'][number]): string[] {
-  return [
-    ...s.warnings.map((w) => `${displayStackName(s.stackName)}: ${w}`),
-    ...(s.nestedWarnings ?? []).map((n) => `${displayStackName(n.stackName)}: ${n.warning}`),
-  ];
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { DestroyStackResult } from '../engine/destroy-stack';
 import { CdkdError, formatError } from '../util/errors';
+import { namedWarnings } from './named-warnings';
 
 export function renderDestroyFailure(
   stacks: readonly DestroyStackResult[],
@@ -27,10 +28,11 @@ export function renderDestroyFailure(
 
 /**
  * A destroy that finished but left alone what a failed create made, unproven to
- * be that create's resource, exits 2: each line names one (state no longer does).
+ * be that create's resource (in the stack or a nested stack below it), exits 2:
+ * each line names one (state no longer does).
  */
 export function renderDestroyWarnings(stacks: readonly DestroyStackResult[]): CdkdError | undefined {
-  const lines = stacks.flatMap((s) => s.warnings.map((w) => `  ${s.stackName}: ${w}`));
+  const lines = stacks.flatMap((s) => namedWarnings(s).map((w) => `  ${w}`));
   if (lines.length === 0) return undefined;
   return new CdkdError(
     `Destroyed, with ${lines.length} resource(s) left for you to check:\n${lines.join('\n')}`,

@@ -4,6 +4,7 @@
  */
 import type { RollbackStackResult } from '../engine/rollback-stack';
 import { CdkdError, formatError } from '../util/errors';
+import { namedWarnings } from './named-warnings';
 
 /** One line per reverted operation and per orphaned resource, for the log. */
 export function renderRollbackSummary(result: RollbackStackResult): string[] {
@@ -16,10 +17,12 @@ export function renderRollbackSummary(result: RollbackStackResult): string[] {
 /**
  * A rollback that reverted everything it could but skipped operations with a
  * warning (an unaddressable record, a resource state no longer tracks, a kept
- * copy) exits 2: the journal is gone, and what was skipped needs a look.
+ * copy) exits 2: the journal is gone, and what was skipped needs a look. A
+ * nested stack's warnings count too, those of its own journal's rollback and
+ * those its deploy or destroy passed up while a parent's operation was reverted.
  */
 export function renderRollbackWarnings(stacks: readonly RollbackStackResult[]): CdkdError | undefined {
-  const lines = stacks.flatMap((s) => s.warnings.map((w) => `  ${s.stackName}: ${w}`));
+  const lines = stacks.flatMap((s) => namedWarnings(s).map((w) => `  ${w}`));
   if (lines.length === 0) return undefined;
   return new CdkdError(
     `Rolled back, with ${lines.length} operation(s) skipped or kept:\n${lines.join('\n')}`,

@@ -5,7 +5,9 @@
  * journal is not ignored when the nested stack is unchanged, `TimeoutInMinutes`
  * expiry (an injected timer) fails and rolls back the nested stack, and a NoEcho
  * child output reaches the parent's resource in clear within the same run while
- * state, journal and events keep it masked.
+ * state, journal and events keep it masked, and a grandchild's warnings (its
+ * deploy's, its automatic rollback's, its destroy's and its rollback's) reach
+ * the top-level result named `W > Child > Grandchild` with exit 2.
  */
 import { GetObjectCommand, ListObjectVersionsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
@@ -21,7 +23,11 @@ import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
 import { SchemaStore } from '../../../src/provisioning/schema-store';
 import { clearSecrets, redactSecretsInText } from '../../../src/template/redaction';
 import { parseTemplate } from '../../../src/template/types';
-import { renderDeployWarnings } from '../../../src/ui/deploy-report';
+import { destroyStack } from '../../../src/engine/destroy-stack';
+import { renderDeployFailure, renderDeployWarnings } from '../../../src/ui/deploy-report';
+import { renderDestroyWarnings } from '../../../src/ui/destroy-report';
+import { renderRollbackWarnings } from '../../../src/ui/rollback-report';
+import type { CdkdError } from '../../../src/util/errors';
 import { RecordingIoHost, createLogger } from '../../../src/util/io-host';
 import { zipOf } from '../../emulator/test/support/zip';
 import { createBucket, testStore, useEmulator } from '../state/helpers';
@@ -260,30 +266,48 @@ describe('nested stacks in process', () => {
     });
   });
 
-  describe("a child's deploy warnings", () => {
-    it('a leftover a grandchild left unproven reaches the top-level result, named, and the deploy exits 2', async () => {
-      /** Parent > Child > Grandchild, the grandchild holding these resources. */
-      const levels = async (version: string, resources: Record<string, unknown>) => {
-        const gc = await publish(`warn-gc-${version}.json`, { Resources: resources });
-        return publish(`warn-child-${version}.json`, {
-          Resources: { Grandchild: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: gc } } },
-        });
-      };
-      const queue = { Q: { Type: 'AWS::SQS::Queue', Properties: {} } };
-      const group = {
-        G: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: 'w-group' }, DependsOn: 'Q' },
-      };
-      // The grandchild's log group is made, then its create fails; --no-rollback keeps what it made.
-      await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', {
-        failWith: { errorCode: 'NotStabilized', afterCreate: true, count: 1 },
+  describe("a child's warnings", () => {
+    /** Parent > Child > Grandchild, the grandchild holding these resources. */
+    const levels = async (version: string, resources: Record<string, unknown>) => {
+      const gc = await publish(`warn-gc-${version}.json`, { Resources: resources });
+      return publish(`warn-child-${version}.json`, {
+        Resources: { Grandchild: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: gc } } },
       });
-      const failed = await deploy(
-        'W',
-        { Resources: { Child: nested(await levels('v1', { ...queue, ...group })) } },
-        {},
-        false,
-      );
-      expect(failed.ok).toBe(false);
+    };
+    const queue = { Q: { Type: 'AWS::SQS::Queue', Properties: {} } };
+    const group = {
+      G: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: 'w-group' }, DependsOn: 'Q' },
+    };
+    const unproven = {
+      stackName: 'W~Child~Grandchild',
+      warning: expect.stringMatching(/w-group .*no identity/),
+    };
+    const namedLine = /\n {2}W > Child > Grandchild: .*w-group .*no identity/;
+    /** What a destroy or rollback of W is given. */
+    const onW = () => ({ stackName: 'W', region: REGION, store, provisioner, ioHost: host });
+    /** The command's error: exit 2, with the grandchild's line named by its stacks. */
+    const expectNamedExit2 = (warned: CdkdError | undefined, code: string) => {
+      expect(warned?.code).toBe(code);
+      expect(warned?.exitCode).toBe(2);
+      expect(warned?.message).toMatch(namedLine);
+    };
+    /** The grandchild's log group is made, then its create fails (Cloud Control records no identity of it). */
+    const failGroupCreate = (rollback: boolean) =>
+      ctx.emulator.control
+        .setTypeSettings('AWS::Logs::LogGroup', {
+          failWith: { errorCode: 'NotStabilized', afterCreate: true, count: 1 },
+        })
+        .then(async () =>
+          deploy(
+            'W',
+            { Resources: { Child: nested(await levels('v1', { ...queue, ...group })) } },
+            {},
+            rollback,
+          ),
+        );
+
+    it('a leftover a grandchild left unproven reaches the top-level deploy result, named, and the deploy exits 2', async () => {
+      expect((await failGroupCreate(false)).ok).toBe(false);
 
       // The next deploy drops the group from the template: Cloud Control reports no identity of what it
       // made and the name is free for anything once the group is gone, so it is left, with a warning.
@@ -291,13 +315,63 @@ describe('nested stacks in process', () => {
       expect(next.failed).toEqual([]);
       expect(next.ok).toBe(true);
       expect(next.warnings).toEqual([]);
-      expect(next.nestedWarnings).toEqual([
-        { stackName: 'W~Child~Grandchild', warning: expect.stringMatching(/w-group .*recorded no identity/) },
-      ]);
+      expect(next.nestedWarnings).toEqual([unproven]);
       const warned = renderDeployWarnings({ stacks: [next], failedStacks: [], skippedStacks: [], ok: true });
-      expect(warned?.exitCode).toBe(2);
-      expect(warned?.code).toBe('DEPLOY_WARNINGS');
-      expect(warned?.message).toMatch(/\n {2}W > Child > Grandchild: .*w-group .*recorded no identity/);
+      expectNamedExit2(warned, 'DEPLOY_WARNINGS');
+    });
+
+    it("the grandchild's automatic rollback keeping what its failed create made reaches the top-level deploy result", async () => {
+      // DeletionPolicy Retain: the automatic rollback keeps the group the failed create made, with a warning.
+      const kept = { G: { ...group.G, DeletionPolicy: 'Retain' } };
+      await ctx.emulator.control.setTypeSettings('AWS::Logs::LogGroup', {
+        failWith: { errorCode: 'NotStabilized', afterCreate: true, count: 1 },
+      });
+      const failed = await deploy('W', {
+        Resources: { Child: nested(await levels('v1', { ...queue, ...kept })) },
+      });
+      expect(failed.ok).toBe(false);
+      expect(failed.rollback?.clean).toBe(true);
+      expect(failed.rollback?.warnings).toEqual([]);
+      expect(failed.nestedWarnings).toEqual([
+        {
+          stackName: 'W~Child~Grandchild',
+          warning: expect.stringMatching(/^G: .*w-group.* is kept .*no longer tracked/),
+        },
+      ]);
+      const report = renderDeployFailure({
+        stacks: [failed],
+        failedStacks: [],
+        skippedStacks: [],
+        ok: false,
+      });
+      expect(report.message).toMatch(/\n {4}warning: W > Child > Grandchild: G: .*w-group.* is kept/);
+    });
+
+    it('destroying the parent: the grandchild leaving the unproven leftover reaches the top level, exit 2', async () => {
+      expect((await failGroupCreate(false)).ok).toBe(false);
+      const destroyed = await destroyStack(onW());
+      expect(destroyed.complete).toBe(true);
+      expect(destroyed.warnings).toEqual([]);
+      expect(destroyed.nestedWarnings).toEqual([unproven]);
+      expectNamedExit2(renderDestroyWarnings([destroyed]), 'DESTROY_WARNINGS');
+    });
+
+    it("cdkd rollback of the parent: the grandchild's warning is named Parent > Child > Grandchild, exit 2", async () => {
+      expect((await failGroupCreate(false)).ok).toBe(false);
+      const rolled = await rollbackStack(onW());
+      expect(rolled.clean).toBe(true);
+      // As the command lists them: each nested stack's result before its parent's.
+      const results = [...(rolled.nestedStacks ?? []), rolled];
+      expectNamedExit2(renderRollbackWarnings(results), 'ROLLBACK_WARNINGS');
+    });
+
+    it("reverting the parent's journal alone: the child's destroy passes the grandchild's warning up, exit 2", async () => {
+      expect((await failGroupCreate(false)).ok).toBe(false);
+      const rolled = await rollbackStack({ ...onW(), nested: false });
+      expect(rolled.failed).toEqual([]);
+      expect(rolled.warnings).toEqual([]);
+      expect(rolled.nestedWarnings).toEqual([unproven]);
+      expectNamedExit2(renderRollbackWarnings([rolled]), 'ROLLBACK_WARNINGS');
     });
   });
 
