@@ -1,7 +1,8 @@
 /**
  * `cdkd scrub` against the in-process emulator, on records written the way a
  * binary from before redaction wrote them (raw objects, secrets in clear):
- * provider-declared secret attributes, nested-stack children, the rollback
+ * provider-declared secret attributes, nested-stack children (their templates
+ * read from S3, or by scrubApp from the cloud assembly's file), the rollback
  * journal and the exports index rewritten, and a purge the bucket refuses.
  * Every check of "nothing in clear" reads EVERY version of EVERY object.
  */
@@ -13,13 +14,18 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { nestedTemplateSource } from '../../../src/engine/nested-template';
+import { scrubApp } from '../../../src/engine/scrub-app';
 import { needsScrub, scrubStackTree } from '../../../src/engine/scrub-stack';
 import type { ScrubStackOptions } from '../../../src/engine/scrub-stack';
 import { ProviderRegistry } from '../../../src/provisioning/provider-registry';
 import { SchemaStore } from '../../../src/provisioning/schema-store';
 import type { RollbackJournal } from '../../../src/state/rollback-journal';
 import type { StackState } from '../../../src/state/types';
+import type { SynthesizedStack } from '../../../src/synth/cloud-assembly';
 import { clearSecrets } from '../../../src/template/redaction';
 import { parseTemplate } from '../../../src/template/types';
 import { createLogger } from '../../../src/util/io-host';
@@ -303,6 +309,109 @@ describe('cdkd scrub against the emulator', () => {
     expect(
       [...new Set((listed.DeleteMarkers ?? []).map((m) => m.Key))].filter((k) => k!.endsWith('lock.json')),
     ).toEqual(['cdkd/Parent/us-east-1/lock.json']);
+  });
+
+  it("scrubApp reads a child's template from the cloud assembly's file for its key, not from S3", async () => {
+    // The TemplateURL names a bucket that does not exist: only the assembly's file can answer.
+    const url = `https://s3.${REGION}.amazonaws.com/never-published/child.json`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdkd-scrub-assembly-'));
+    try {
+      fs.writeFileSync(
+        path.join(dir, 'ParentChild.nested.template.json'),
+        JSON.stringify({
+          Parameters: { Password: { Type: 'String', NoEcho: true } },
+          Resources: {
+            Param: {
+              Type: 'AWS::SSM::Parameter',
+              Properties: { Type: 'String', Value: { Ref: 'Password' } },
+            },
+          },
+        }),
+      );
+      const manifest = path.join(dir, 'Parent.assets.json');
+      fs.writeFileSync(
+        manifest,
+        JSON.stringify({
+          files: {
+            h1: {
+              source: { path: 'ParentChild.nested.template.json', packaging: 'file' },
+              destinations: { d: { bucketName: 'never-published', objectKey: 'child.json' } },
+            },
+          },
+        }),
+      );
+      // Only the child's template says its parameter is NoEcho: the parent passes it as a plain value.
+      const template = {
+        Resources: {
+          Child: {
+            Type: 'AWS::CloudFormation::Stack',
+            Properties: { TemplateURL: url, Parameters: { Password: PASSWORD } },
+          },
+        },
+      };
+      const stack: SynthesizedStack = {
+        artifactId: 'Parent',
+        stackName: 'Parent',
+        displayPath: 'Parent',
+        displayName: 'Parent',
+        topLevel: true,
+        dependencies: [],
+        dependencyNames: [],
+        environment: {
+          account: '123456789012',
+          region: REGION,
+          name: `aws://123456789012/${REGION}`,
+          accountFromApp: false,
+          regionFromApp: true,
+        },
+        template: template as SynthesizedStack['template'],
+        templateFile: path.join(dir, 'Parent.template.json'),
+        assemblyDirectory: dir,
+        assetManifests: [{ artifactId: 'Parent.assets', file: manifest }],
+        tags: {},
+        terminationProtection: false,
+        annotations: [],
+      };
+      await putOldRecord(
+        record('Parent', {
+          resources: {
+            Child: {
+              physicalId: `arn:aws:cloudformation:${REGION}:123456789012:stack/Parent~Child/id`,
+              resourceType: 'AWS::CloudFormation::Stack',
+              properties: { TemplateURL: url, Parameters: { Password: PASSWORD } },
+              attributes: {},
+            },
+          },
+        }),
+      );
+      await putOldRecord(
+        record('Parent~Child', {
+          parentStack: 'Parent',
+          parentLogicalId: 'Child',
+          parentRegion: REGION,
+          resources: { Param: paramRecord },
+        }),
+      );
+
+      const result = await scrubApp({
+        stacks: [stack],
+        store,
+        factory: store.factory,
+        schemas: SchemaStore.default(),
+        dryRun: false,
+        logger: createLogger(store.host),
+      });
+      expect(result.stacks.map((r) => [r.stackName, r.scrubbed, r.warnings])).toEqual([
+        ['Parent', true, []],
+        ['Parent~Child', true, []],
+      ]);
+      expect(
+        (await store.backend.getState('Parent~Child', REGION))!.state.resources.Param.properties.Value,
+      ).toBe('***');
+      expect(await keysHolding(PASSWORD)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rewrites the rollback journal: completed, previous and failed operations, and its earlier versions', async () => {
