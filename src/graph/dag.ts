@@ -136,10 +136,9 @@ export class Dag<T = undefined> {
   /**
    * For every id, the number of nodes on the longest chain that starts at it and
    * runs through its dependents (1 for a node nothing waits for): how much work
-   * is still serialised behind it.
+   * is still serialised behind it. Throws a {@link DependencyCycleError} on a cycle.
    */
   chainLengths(): Map<string, number> {
-    this.assertAcyclic();
     // From the sinks back along the edges: a node is measured once every dependent is.
     const lengths = new Map<string, number>();
     const unmeasured = new Map<string, number>();
@@ -160,6 +159,8 @@ export class Dag<T = undefined> {
         if (left === 0) frontier.push(dep);
       }
     }
+    // A node on a cycle never has all its dependents measured: name the cycle.
+    if (lengths.size < this.nodes.size) this.assertAcyclic();
     return lengths;
   }
 
